@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+let package = Package(
+    name: "Cadence",
+    products: [
+        .library(name: "Cadence", targets: ["Cadence"]),
+        .executable(name: "cadence", targets: ["cadence"]),
+        .executable(name: "cadence-bench", targets: ["CadenceBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // The system liblz4, through a module map and a shim header only (see Sources/CLZ4).
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
+        ),
+        .target(
+            name: "Cadence",
+            dependencies: [
+                "CLZ4",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "cadence",
+            dependencies: [
+                "Cadence",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "CadenceBenchmark",
+            dependencies: ["Cadence"],
+            path: "Benchmarks/CadenceBenchmark"
+        ),
+        .testTarget(
+            name: "CadenceTests",
+            dependencies: ["Cadence"]
+        ),
+        .testTarget(
+            name: "CadenceCLITests",
+            dependencies: ["Cadence"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

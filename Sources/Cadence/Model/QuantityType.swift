@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A kind of quantity sample: its HealthKit identifier, aggregation style and canonical unit.
+///
+///     let steps = try QuantityType("stepCount")   // or "HKQuantityTypeIdentifierStepCount"
+///     steps.aggregationStyle                      // .cumulative
+///     steps.canonicalUnit                         // count
+///
+/// Known types come from a table (``QuantityType/known``). An identifier Cadence does not know is
+/// still a valid type: it keeps the unit its data arrived in and the `discreteArithmetic` style
+/// (SPEC §1), so imported data is never dropped.
+public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The full HealthKit identifier, such as `HKQuantityTypeIdentifierStepCount`.
+    public let identifier: String
+    /// How samples of this type combine into statistics.
+    public let aggregationStyle: AggregationStyle
+    /// The unit samples of this type are stored in.
+    public let canonicalUnit: HealthUnit
+
+    /// The prefix every HealthKit quantity type identifier starts with.
+    public static let identifierPrefix = "HKQuantityTypeIdentifier"
+
+    /// Creates a type from its table entry or, for an unknown identifier, with the given unit.
+    package init(identifier: String, aggregationStyle: AggregationStyle, canonicalUnit: HealthUnit) {
+        self.identifier = identifier
+        self.aggregationStyle = aggregationStyle
+        self.canonicalUnit = canonicalUnit
+    }
+
+    /// Looks up a known type by its identifier, long (`HKQuantityTypeIdentifierStepCount`) or
+    /// short (`stepCount`, any case for the first letter).
+    ///
+    /// - Throws: ``CadenceError/Code/unknownType`` when the identifier is not in the table.
+    public init(_ identifier: String) throws {
+        guard let type = QuantityType.known(identifier) else {
+            throw CadenceError(.unknownType, "unknown quantity type '\(identifier)'")
+        }
+        self = type
+    }
+
+    /// The known type for an identifier, long or short, or `nil`.
+    ///
+    /// - Complexity: O(1).
+    public static func known(_ identifier: String) -> QuantityType? {
+        QuantityType.table[QuantityType.fullIdentifier(identifier)]
+    }
+
+    /// A type for data arriving with an identifier Cadence does not know: stored in the unit it
+    /// came with, aggregated as `discreteArithmetic` (SPEC §1).
+    public static func unknown(_ identifier: String, unit: HealthUnit) -> QuantityType {
+        QuantityType(identifier: fullIdentifier(identifier), aggregationStyle: .discreteArithmetic, canonicalUnit: unit)
+    }
+
+    /// The long form of an identifier: `stepCount` → `HKQuantityTypeIdentifierStepCount`.
+    public static func fullIdentifier(_ identifier: String) -> String {
+        if identifier.hasPrefix(identifierPrefix) { return identifier }
+        guard let first = identifier.first else { return identifier }
+        return identifierPrefix + first.uppercased() + identifier.dropFirst()
+    }
+
+    /// The short form of the identifier: `HKQuantityTypeIdentifierStepCount` → `stepCount`.
+    public var shortIdentifier: String {
+        guard identifier.hasPrefix(Self.identifierPrefix) else { return identifier }
+        let rest = identifier.dropFirst(Self.identifierPrefix.count)
+        guard let first = rest.first else { return identifier }
+        return first.lowercased() + rest.dropFirst()
+    }
+
+    /// Whether the type appears in Cadence's table of known types.
+    public var isKnown: Bool { QuantityType.table[identifier] != nil }
+
+    public var description: String { identifier }
+}

@@ -1,0 +1,267 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Which samples a query selects (SPEC §2): a small tree of conditions.
+///
+///     let predicate = SamplePredicate.samples(start: monday, end: tuesday, options: .strictStartDate)
+///         && .sources(named: ["Jane’s Apple Watch"])
+///
+/// A predicate selects samples; it never cuts them (a selected sample contributes its prorated
+/// share to intervals outside the predicate's dates, SPEC §4).
+public struct SamplePredicate: Sendable, CustomStringConvertible {
+    /// How a date predicate treats samples that cross its bounds (HealthKit's `HKQueryOptions`).
+    public struct DateOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The sample must start at or after the predicate's start.
+        public static let strictStartDate = DateOptions(rawValue: 1)
+        /// The sample must end before the predicate's end.
+        public static let strictEndDate = DateOptions(rawValue: 2)
+    }
+
+    /// A comparison operator.
+    public enum Comparison: String, Sendable, Hashable {
+        case lessThan = "<", lessThanOrEqual = "<=", equal = "==", notEqual = "!=", greaterThanOrEqual = ">=", greaterThan = ">"
+
+        func holds<T: Comparable>(_ left: T, _ right: T) -> Bool {
+            switch self {
+            case .lessThan: return left < right
+            case .lessThanOrEqual: return left <= right
+            case .equal: return left == right
+            case .notEqual: return left != right
+            case .greaterThanOrEqual: return left >= right
+            case .greaterThan: return left > right
+            }
+        }
+    }
+
+    /// A device property a predicate can test.
+    public enum DeviceProperty: String, Sendable, Hashable {
+        case name, manufacturer, model, hardwareVersion, softwareVersion
+    }
+
+    indirect enum Node: Sendable {
+        case all
+        case date(start: Int64?, end: Int64?, options: DateOptions)
+        case sources(Set<String>)
+        case device(DeviceProperty, Set<String>)
+        case uuids(Set<UUID>)
+        case metadataExists(String)
+        case metadataEquals(String, Set<String>)
+        case metadataCompares(String, Comparison, Double)
+        case quantity(Comparison, Quantity)
+        case and([Node])
+        case or([Node])
+        case not(Node)
+    }
+
+    let node: Node
+
+    init(_ node: Node) { self.node = node }
+
+    /// Every sample.
+    public static let all = SamplePredicate(.all)
+
+    /// Samples by date (HealthKit's `predicateForSamples(withStart:end:options:)`); `nil` bounds are open.
+    ///
+    /// | options | a sample [s, e] matches when |
+    /// |---|---|
+    /// | none | `e >= start && s < end` |
+    /// | strictStartDate | `s >= start && s < end` |
+    /// | strictEndDate | `e >= start && e < end` |
+    /// | both | `s >= start && e < end` |
+    public static func samples(start: Date?, end: Date?, options: DateOptions = []) -> SamplePredicate {
+        SamplePredicate(.date(start: start?.timestamp, end: end?.timestamp, options: options))
+    }
+
+    /// Samples written by one of these sources (by name).
+    public static func sources(named names: some Sequence<String>) -> SamplePredicate {
+        SamplePredicate(.sources(Set(names)))
+    }
+
+    /// Samples whose device has one of these values for `property`.
+    public static func devices(_ property: DeviceProperty, in values: some Sequence<String>) -> SamplePredicate {
+        SamplePredicate(.device(property, Set(values)))
+    }
+
+    /// Samples with one of these UUIDs.
+    public static func uuids(_ uuids: some Sequence<UUID>) -> SamplePredicate { SamplePredicate(.uuids(Set(uuids))) }
+
+    /// Samples whose metadata has `key`.
+    public static func metadata(keyExists key: String) -> SamplePredicate { SamplePredicate(.metadataExists(key)) }
+
+    /// Samples whose metadata value for `key` is one of `values`.
+    public static func metadata(key: String, in values: some Sequence<String>) -> SamplePredicate {
+        SamplePredicate(.metadataEquals(key, Set(values)))
+    }
+
+    /// Samples whose metadata value for `key`, read as a number, compares to `value`.
+    public static func metadata(key: String, _ comparison: Comparison, _ value: Double) -> SamplePredicate {
+        SamplePredicate(.metadataCompares(key, comparison, value))
+    }
+
+    /// Samples whose quantity compares to `quantity` (converted to the sample's unit when evaluated).
+    public static func quantity(_ comparison: Comparison, _ quantity: Quantity) -> SamplePredicate {
+        SamplePredicate(.quantity(comparison, quantity))
+    }
+
+    /// Both predicates.
+    public static func && (left: SamplePredicate, right: SamplePredicate) -> SamplePredicate {
+        SamplePredicate(.and([left.node, right.node]))
+    }
+
+    /// Either predicate.
+    public static func || (left: SamplePredicate, right: SamplePredicate) -> SamplePredicate {
+        SamplePredicate(.or([left.node, right.node]))
+    }
+
+    /// The negation.
+    public static prefix func ! (predicate: SamplePredicate) -> SamplePredicate { SamplePredicate(.not(predicate.node)) }
+
+    public var description: String { "\(node)" }
+}
+
+extension SamplePredicate {
+    /// Whether a date predicate with these bounds and options selects the sample [s, e].
+    @inline(__always)
+    static func dateMatches(start s: Int64, end e: Int64, lower: Int64, upper: Int64, options: DateOptions) -> Bool {
+        let first = options.contains(.strictStartDate) ? s : e
+        let last = options.contains(.strictEndDate) ? e : s
+        return first >= lower && last < upper
+    }
+
+    /// Checks the predicate against a type, throwing for quantities whose unit cannot convert.
+    func validate(for type: QuantityType) throws {
+        func visit(_ node: Node) throws {
+            switch node {
+            case .quantity(_, let quantity):
+                guard quantity.unit.isCompatible(with: type.canonicalUnit) else {
+                    throw CadenceError(.incompatibleUnits,
+                                       "the predicate's \(quantity.unit) cannot compare with \(type.identifier) in \(type.canonicalUnit)")
+                }
+            case .and(let nodes), .or(let nodes): try nodes.forEach(visit)
+            case .not(let inner): try visit(inner)
+            default: break
+            }
+        }
+        try visit(node)
+    }
+
+    /// Evaluates the predicate on a stored row (`columns` must have detail columns when the
+    /// predicate reads UUIDs or metadata).
+    package func matches(columns: SampleColumns, row: Int, provenances: [Provenance], typeIdentifier: String = "",
+                         canonicalUnit: HealthUnit? = nil) -> Bool {
+        Self.evaluate(node, columns: columns, row: row, provenances: provenances, typeIdentifier: typeIdentifier,
+                      canonicalUnit: canonicalUnit)
+    }
+
+    private static func evaluate(_ node: Node, columns: SampleColumns, row: Int, provenances: [Provenance],
+                                 typeIdentifier: String, canonicalUnit: HealthUnit?) -> Bool {
+        let number = Int(columns.provenance[row])
+        switch node {
+        case .all:
+            return true
+        case .date(let start, let end, let options):
+            return dateMatches(start: columns.start[row], end: columns.end[row], lower: start ?? .min, upper: end ?? .max,
+                               options: options)
+        case .sources(let names):
+            return number < provenances.count && names.contains(provenances[number].source.name)
+        case .device(let property, let values):
+            guard number < provenances.count, let device = provenances[number].device else { return false }
+            let value: String?
+            switch property {
+            case .name: value = device.name
+            case .manufacturer: value = device.manufacturer
+            case .model: value = device.model
+            case .hardwareVersion: value = device.hardwareVersion
+            case .softwareVersion: value = device.softwareVersion
+            }
+            return value.map(values.contains) ?? false
+        case .uuids(let uuids):
+            return uuids.contains(StoredSample.uuid(of: columns, row: row, type: typeIdentifier, snapshotProvenances: provenances))
+        case .metadataExists(let key):
+            return columns.metadata(at: row)[key] != nil
+        case .metadataEquals(let key, let values):
+            return columns.metadata(at: row)[key].map(values.contains) ?? false
+        case .metadataCompares(let key, let comparison, let value):
+            guard let text = columns.metadata(at: row)[key], let number = Double(text) else { return false }
+            return comparison.holds(number, value)
+        case .quantity(let comparison, let quantity):
+            guard let canonicalUnit, let converted = try? quantity.doubleValue(for: canonicalUnit) else { return false }
+            return comparison.holds(columns.value[row], converted)
+        case .and(let nodes):
+            return nodes.allSatisfy { evaluate($0, columns: columns, row: row, provenances: provenances,
+                                               typeIdentifier: typeIdentifier, canonicalUnit: canonicalUnit) }
+        case .or(let nodes):
+            return nodes.contains { evaluate($0, columns: columns, row: row, provenances: provenances,
+                                             typeIdentifier: typeIdentifier, canonicalUnit: canonicalUnit) }
+        case .not(let inner):
+            return !evaluate(inner, columns: columns, row: row, provenances: provenances, typeIdentifier: typeIdentifier,
+                             canonicalUnit: canonicalUnit)
+        }
+    }
+
+    /// Whether evaluating the predicate needs the detail columns (UUIDs or metadata).
+    var needsDetails: Bool {
+        func visit(_ node: Node) -> Bool {
+            switch node {
+            case .uuids, .metadataExists, .metadataEquals, .metadataCompares: return true
+            case .and(let nodes), .or(let nodes): return nodes.contains(where: visit)
+            case .not(let inner): return visit(inner)
+            default: return false
+            }
+        }
+        return visit(node)
+    }
+
+    /// The predicate reduced to what chunk pruning and the fast path use: a conjunction of one
+    /// date range and one source set, or `nil` when it is more complex (rows are then evaluated).
+    var simpleForm: (lower: Int64, upper: Int64, options: DateOptions, sources: Set<String>?)? {
+        var lower = Int64.min
+        var upper = Int64.max
+        var options: DateOptions = []
+        var sources: Set<String>?
+        var dateSeen = false
+        func visit(_ node: Node) -> Bool {
+            switch node {
+            case .all: return true
+            case .date(let start, let end, let dateOptions):
+                guard !dateSeen else { return false }
+                dateSeen = true
+                lower = start ?? .min
+                upper = end ?? .max
+                options = dateOptions
+                return true
+            case .sources(let names):
+                sources = sources.map { $0.intersection(names) } ?? names
+                return true
+            case .and(let nodes): return nodes.allSatisfy(visit)
+            default: return false
+            }
+        }
+        return visit(node) ? (lower, upper, options, sources) : nil
+    }
+
+    /// Bounds on sample start and end that every selected sample satisfies, for pruning chunks:
+    /// a sample can match only if `start < startBelow` and `end >= endAtLeast`.
+    var pruningBounds: (endAtLeast: Int64, startBelow: Int64) {
+        func visit(_ node: Node) -> (Int64, Int64) {
+            switch node {
+            case .date(let start, let end, _): return (start ?? .min, end ?? .max)
+            case .and(let nodes):
+                return nodes.map(visit).reduce((Int64.min, Int64.max)) { (max($0.0, $1.0), min($0.1, $1.1)) }
+            case .or(let nodes):
+                return nodes.map(visit).reduce((Int64.max, Int64.min)) { (min($0.0, $1.0), max($0.1, $1.1)) }
+            default: return (.min, .max)
+            }
+        }
+        // Every date option implies e >= start and s < end, since s <= e.
+        return visit(node)
+    }
+}

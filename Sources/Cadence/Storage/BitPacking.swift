@@ -1,0 +1,105 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Frame-of-reference bit packing of integer columns: values are stored as `value − minimum` in
+/// the fewest bits that hold the largest difference. A constant column costs zero bits a value.
+///
+/// Layout: `minimum` (Int64), `width` (UInt8), then `⌈count × width / 8⌉ + 8` bytes of packed
+/// little-endian bits (8 bytes of padding let the decoder always load a whole word).
+package enum BitPacking {
+    /// The number of bits needed for `value`.
+    @inline(__always)
+    package static func width(of value: UInt64) -> Int { value == 0 ? 0 : 64 - value.leadingZeroBitCount }
+
+    /// Appends `values` packed to `writer`.
+    ///
+    /// - Complexity: O(*n*).
+    package static func encode(_ values: UnsafeBufferPointer<Int64>, into writer: inout BinaryWriter) {
+        var minimum = Int64.max
+        var maximum = Int64.min
+        for value in values {
+            minimum = Swift.min(minimum, value)
+            maximum = Swift.max(maximum, value)
+        }
+        if values.isEmpty { minimum = 0; maximum = 0 }
+        let width = BitPacking.width(of: UInt64(bitPattern: maximum &- minimum))
+        writer.write(minimum)
+        writer.write(UInt8(width))
+        guard width > 0 else { return }
+        let byteCount = (values.count * width + 7) / 8 + 8
+        var packed = [UInt8](repeating: 0, count: byteCount)
+        packed.withUnsafeMutableBytes { raw in
+            var bitOffset = 0
+            for value in values {
+                let delta = UInt64(bitPattern: value &- minimum)
+                var remainingBits = width
+                var bits = delta
+                var position = bitOffset
+                // Write in byte-sized pieces: simple and only on the write path.
+                while remainingBits > 0 {
+                    let byteIndex = position >> 3
+                    let shift = position & 7
+                    let take = Swift.min(8 - shift, remainingBits)
+                    let mask: UInt64 = (1 << UInt64(take)) - 1
+                    raw[byteIndex] |= UInt8(truncatingIfNeeded: (bits & mask) << UInt64(shift))
+                    bits >>= UInt64(take)
+                    remainingBits -= take
+                    position += take
+                }
+                bitOffset += width
+            }
+        }
+        writer.write(bytes: packed)
+    }
+
+    /// Appends `values` packed to `writer`.
+    package static func encode(_ values: [Int64], into writer: inout BinaryWriter) {
+        values.withUnsafeBufferPointer { encode($0, into: &writer) }
+    }
+
+    /// Reads `output.count` packed values into `output`.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when the data is too short or the width invalid.
+    /// - Complexity: O(*n*), one unaligned load, shift and mask per value.
+    package static func decode(from reader: inout BinaryReader, into output: UnsafeMutableBufferPointer<Int64>) throws {
+        let minimum = try reader.read(Int64.self)
+        let width = Int(try reader.read(UInt8.self))
+        guard width <= 64 else { throw reader.corrupt("bit width \(width) over 64") }
+        guard width > 0 else {
+            output.update(repeating: minimum)
+            return
+        }
+        let byteCount = (output.count * width + 7) / 8 + 8
+        let packed = try reader.readBytes(byteCount)
+        packed.withUnsafeBytes { raw in
+            unpack(raw, width: width, minimum: minimum, into: output)
+        }
+    }
+
+    @inline(__always)
+    private static func unpack(_ raw: UnsafeRawBufferPointer, width: Int, minimum: Int64,
+                               into output: UnsafeMutableBufferPointer<Int64>) {
+        let mask: UInt64 = width == 64 ? .max : (1 << UInt64(width)) &- 1
+        var bitOffset = 0
+        if width <= 56 {
+            for index in 0..<output.count {
+                let word = raw.loadUnaligned(fromByteOffset: bitOffset >> 3, as: UInt64.self).littleEndian
+                output[index] = minimum &+ Int64(bitPattern: (word >> UInt64(bitOffset & 7)) & mask)
+                bitOffset &+= width
+            }
+        } else {
+            for index in 0..<output.count {
+                let byteIndex = bitOffset >> 3
+                let shift = UInt64(bitOffset & 7)
+                let low = raw.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self).littleEndian >> shift
+                let high = shift == 0 ? 0 : UInt64(raw[byteIndex + 8]) << (64 - shift)
+                output[index] = minimum &+ Int64(bitPattern: (low | high) & mask)
+                bitOffset &+= width
+            }
+        }
+    }
+}

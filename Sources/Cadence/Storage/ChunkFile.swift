@@ -1,0 +1,133 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An immutable chunk of samples of one type, sorted by start time: its summaries and its two
+/// compressed column sections (layout in FORMAT.md).
+///
+/// The summary section is read without decompressing anything; the query section is decoded for
+/// statistics; the detail section only for sample listings.
+package struct ChunkFile: Sendable {
+    /// The magic bytes at the start of every chunk file.
+    static let magic: [UInt8] = Array("CDNCHUNK".utf8)
+    /// Samples per block summary.
+    package static let blockSize = 1024
+
+    /// The path of the file, for error messages.
+    package let path: String
+    /// The type's identifier.
+    package let typeIdentifier: String
+    /// The whole chunk's summary.
+    package let summary: SampleSummary
+    /// One summary per ``blockSize`` rows.
+    package let blocks: [SampleSummary]
+    /// The query columns, LZ4-compressed (decoded by ``decodeQueryColumns(into:)``).
+    private let bytes: [UInt8]
+    private let queryRange: Range<Int>
+    private let detailRange: Range<Int>
+
+    /// Serialises sorted `columns` into a chunk file's bytes.
+    package static func encode(_ columns: SampleColumns, typeIdentifier: String, style: AggregationStyle) throws
+        -> (bytes: [UInt8], summary: SampleSummary)
+    {
+        let summary = SampleSummary(columns, rows: 0..<columns.count, style: style)
+        var summaryWriter = BinaryWriter()
+        summaryWriter.write(typeIdentifier)
+        summaryWriter.writeVarint(UInt64(columns.count))
+        summary.write(to: &summaryWriter)
+        let blockCount = (columns.count + blockSize - 1) / blockSize
+        summaryWriter.writeVarint(UInt64(blockCount))
+        for block in 0..<blockCount {
+            let rows = block * blockSize..<min(columns.count, (block + 1) * blockSize)
+            SampleSummary(columns, rows: rows, style: style).write(to: &summaryWriter)
+        }
+        var writer = BinaryWriter(capacity: columns.count + 4096)
+        writer.write(bytes: magic)
+        writer.write(FormatVersion.current)
+        ChecksummedSection.write(summaryWriter.bytes, into: &writer)
+        try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
+        try ChecksummedSection.writeCompressed(ColumnCodec.encodeDetailColumns(columns), into: &writer)
+        return (writer.bytes, summary)
+    }
+
+    /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
+    /// the column sections (their checksums are checked when they are decoded).
+    package init(bytes: [UInt8], path: String) throws {
+        var reader = BinaryReader(bytes, path: path)
+        guard bytes.count >= 10, Array(bytes[0..<8]) == Self.magic else {
+            throw CadenceError(.corruptFile, "not a Cadence chunk file (bad magic)", path: path)
+        }
+        _ = try reader.readBytes(8)
+        let version = try reader.read(UInt16.self)
+        guard version == FormatVersion.current else {
+            throw CadenceError(.unsupportedFormatVersion,
+                               "chunk format version \(version) is not supported (this build reads \(FormatVersion.current))",
+                               path: path)
+        }
+        let summaryBytes = try ChecksummedSection.read(&reader, name: "summary")
+        var summaryReader = BinaryReader(Array(summaryBytes), path: path)
+        typeIdentifier = try summaryReader.readString()
+        let count = Int(clamping: try summaryReader.readVarint())
+        summary = try SampleSummary(from: &summaryReader)
+        let blockCount = try summaryReader.readCount()
+        guard summary.count == count, blockCount == (count + Self.blockSize - 1) / Self.blockSize else {
+            throw CadenceError(.corruptFile, "the summary does not match the chunk's row count", path: path)
+        }
+        blocks = try (0..<blockCount).map { _ in try SampleSummary(from: &summaryReader) }
+        let queryStart = reader.offset
+        _ = try reader.read(UInt32.self)
+        let queryLength = Int(try reader.read(UInt32.self))
+        _ = try reader.readBytes(4 + queryLength)
+        queryRange = queryStart..<reader.offset
+        let detailStart = reader.offset
+        _ = try reader.read(UInt32.self)
+        let detailLength = Int(try reader.read(UInt32.self))
+        _ = try reader.readBytes(4 + detailLength)
+        detailRange = detailStart..<reader.offset
+        guard reader.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the chunk", path: path) }
+        self.bytes = bytes
+        self.path = path
+    }
+
+    /// The number of samples.
+    package var count: Int { summary.count }
+
+    /// The size of the file.
+    package var byteCount: Int { bytes.count }
+
+    /// Decodes the query columns (start, end, value, provenance, sequence, flags) into `columns`,
+    /// reusing its storage.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when a checksum fails.
+    /// - Complexity: O(*n*).
+    package func decodeQueryColumns(into columns: inout SampleColumns) throws {
+        var reader = BinaryReader(bytes, path: path, range: queryRange)
+        let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+        var rawReader = BinaryReader(raw, path: path)
+        try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
+        guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
+    }
+
+    /// Decodes every column.
+    package func decodeAllColumns() throws -> SampleColumns {
+        var columns = SampleColumns()
+        try decodeQueryColumns(into: &columns)
+        var reader = BinaryReader(bytes, path: path, range: detailRange)
+        let raw = try ChecksummedSection.readCompressed(&reader, name: "detail columns")
+        var rawReader = BinaryReader(raw, path: path)
+        try ColumnCodec.decodeDetailColumns(&rawReader, into: &columns)
+        guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
+        return columns
+    }
+
+    /// Checks every checksum by decoding everything.
+    package func verify() throws { _ = try decodeAllColumns() }
+}
+
+/// The on-disk format version written into every file; FORMAT.md documents it.
+package enum FormatVersion {
+    package static let current: UInt16 = 1
+}

@@ -1,0 +1,270 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Turns ``SampleColumns`` into bytes that LZ4 can bite on, and back.
+///
+/// Two sections: the *query* columns every statistic needs (start, duration, value, provenance,
+/// sequence, flags) and the *detail* columns only sample listings need (explicit UUIDs, creation
+/// times, metadata), so aggregation never decodes the second.
+///
+/// - Times: the largest of 1 s, 1 ms or 1 µs dividing every start difference and duration is the
+///   scale; starts are stored as bit-packed differences from the previous start, durations
+///   bit-packed. A regular series costs zero bits a sample.
+/// - Values: when every value is a decimal with at most six fractional digits, the scaled
+///   integers' differences are bit-packed; otherwise the raw bits, XOR-ed with the previous value,
+///   are split into eight byte planes for LZ4.
+package enum ColumnCodec {
+    private static let timeScales: [Int64] = [1_000_000, 1_000, 1]
+    private static let decimalPowers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+
+    // MARK: Encoding
+
+    /// Encodes the query columns (the rows' order is kept).
+    package static func encodeQueryColumns(_ columns: SampleColumns) -> [UInt8] {
+        let count = columns.count
+        var writer = BinaryWriter(capacity: count * 2 + 64)
+        var startDifferences = [Int64](repeating: 0, count: count)
+        var durations = [Int64](repeating: 0, count: count)
+        var scale: Int64 = 1
+        for candidate in timeScales {
+            var divides = true
+            for row in 0..<count {
+                let difference = row == 0 ? 0 : columns.start[row] &- columns.start[row - 1]
+                if difference % candidate != 0 || (columns.end[row] &- columns.start[row]) % candidate != 0 {
+                    divides = false
+                    break
+                }
+            }
+            if divides { scale = candidate; break }
+        }
+        for row in 0..<count {
+            startDifferences[row] = row == 0 ? 0 : (columns.start[row] &- columns.start[row - 1]) / scale
+            durations[row] = (columns.end[row] &- columns.start[row]) / scale
+        }
+        writer.writeVarint(UInt64(scale))
+        writer.write(columns.start.first ?? 0)
+        BitPacking.encode(startDifferences, into: &writer)
+        BitPacking.encode(durations, into: &writer)
+        encodeValues(columns.value, into: &writer)
+        BitPacking.encode(columns.provenance.map { Int64($0) }, into: &writer)
+        var sequenceDifferences = [Int64](repeating: 0, count: count)
+        for row in 1..<max(count, 1) { sequenceDifferences[row] = columns.sequence[row] &- columns.sequence[row - 1] }
+        writer.write(columns.sequence.first ?? 0)
+        BitPacking.encode(sequenceDifferences, into: &writer)
+        writer.write(!columns.flags.isEmpty)
+        if !columns.flags.isEmpty { BitPacking.encode(columns.flags.map { Int64($0) }, into: &writer) }
+        return writer.bytes
+    }
+
+    private static func encodeValues(_ values: [Double], into writer: inout BinaryWriter) {
+        decimal: for (digits, power) in decimalPowers.enumerated() {
+            var integers = [Int64](repeating: 0, count: values.count)
+            for (row, value) in values.enumerated() {
+                let scaled = (value * power).rounded()
+                guard abs(scaled) < 9.0e15, scaled / power == value else { continue decimal }
+                integers[row] = Int64(scaled)
+            }
+            writer.write(UInt8(digits))
+            writer.write(integers.first ?? 0)
+            var differences = [Int64](repeating: 0, count: values.count)
+            for row in 1..<max(values.count, 1) { differences[row] = integers[row] &- integers[row - 1] }
+            BitPacking.encode(differences, into: &writer)
+            return
+        }
+        writer.write(UInt8(0xFF))
+        var planes = [UInt8](repeating: 0, count: values.count * 8)
+        var previous: UInt64 = 0
+        for (row, value) in values.enumerated() {
+            let bits = value.bitPattern ^ previous
+            previous = value.bitPattern
+            for plane in 0..<8 { planes[plane * values.count + row] = UInt8(truncatingIfNeeded: bits >> (UInt64(plane) * 8)) }
+        }
+        writer.write(bytes: planes)
+    }
+
+    /// Encodes the detail columns.
+    package static func encodeDetailColumns(_ columns: SampleColumns) -> [UInt8] {
+        var writer = BinaryWriter()
+        let explicitRows = columns.explicitUUIDs.enumerated().compactMap { $0.element == nil ? nil : $0.offset }
+        writer.writeVarint(UInt64(explicitRows.count))
+        if !explicitRows.isEmpty {
+            var previous = 0
+            for row in explicitRows {
+                writer.writeVarint(UInt64(row - previous))
+                previous = row
+                let halves = (columns.explicitUUIDs[row] ?? UUID()).halves
+                writer.write(halves.high)
+                writer.write(halves.low)
+            }
+        }
+        writer.write(!columns.creation.isEmpty)
+        if !columns.creation.isEmpty {
+            // Creation times are stored relative to the end time; an absent one as 1 above the maximum.
+            var offsets = [Int64](repeating: 0, count: columns.count)
+            var maximum = Int64.min
+            for row in 0..<columns.count where columns.creation[row] != SampleColumns.absent {
+                offsets[row] = columns.creation[row] &- columns.end[row]
+                maximum = max(maximum, offsets[row])
+            }
+            let marker = maximum == Int64.min ? 0 : maximum &+ 1
+            for row in 0..<columns.count where columns.creation[row] == SampleColumns.absent { offsets[row] = marker }
+            writer.write(marker)
+            BitPacking.encode(offsets, into: &writer)
+        }
+        writer.writeVarint(UInt64(columns.metadataIndex.isEmpty ? 0 : columns.metadataSets.count))
+        if !columns.metadataIndex.isEmpty {
+            for set in columns.metadataSets {
+                writer.writeVarint(UInt64(set.count))
+                for key in set.keys.sorted() {
+                    writer.write(key)
+                    writer.write(set[key] ?? "")
+                }
+            }
+            BitPacking.encode(columns.metadataIndex.map { Int64($0) }, into: &writer)
+        }
+        return writer.bytes
+    }
+
+    // MARK: Decoding
+
+    /// Decodes `count` rows of query columns into `columns`, reusing its storage.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming `path` on any inconsistency.
+    /// - Complexity: O(*n*), no allocation when `columns` already has the capacity.
+    package static func decodeQueryColumns(_ reader: inout BinaryReader, count: Int,
+                                           into columns: inout SampleColumns) throws {
+        guard count >= 0, count <= 1 << 28 else { throw reader.corrupt("row count \(count) out of range") }
+        columns.start = try resized(columns.start, count)
+        columns.end = try resized(columns.end, count)
+        columns.sequence = try resized(columns.sequence, count)
+        let scale = try reader.readVarint()
+        guard let scaleValue = Int64(exactly: scale), timeScales.contains(scaleValue) else {
+            throw reader.corrupt("invalid time scale")
+        }
+        let firstStart = try reader.read(Int64.self)
+        try columns.start.withUnsafeMutableBufferPointer { start in
+            try BitPacking.decode(from: &reader, into: start)
+            var running = firstStart
+            for row in 0..<count {
+                running &+= start[row] &* scaleValue
+                start[row] = running
+            }
+            try columns.end.withUnsafeMutableBufferPointer { end in
+                try BitPacking.decode(from: &reader, into: end)
+                for row in 0..<count { end[row] = start[row] &+ end[row] &* scaleValue }
+            }
+        }
+        try decodeValues(&reader, count: count, into: &columns.value)
+        try columns.sequence.withUnsafeMutableBufferPointer { scratch in
+            try BitPacking.decode(from: &reader, into: scratch)
+            columns.provenance = try resized(columns.provenance, count)
+            for row in 0..<count {
+                guard let provenance = UInt32(exactly: scratch[row]) else { throw reader.corrupt("provenance out of range") }
+                columns.provenance[row] = provenance
+            }
+        }
+        let firstSequence = try reader.read(Int64.self)
+        try columns.sequence.withUnsafeMutableBufferPointer { sequence in
+            try BitPacking.decode(from: &reader, into: sequence)
+            var running = firstSequence
+            for row in 0..<count {
+                if row > 0 { running &+= sequence[row] }
+                sequence[row] = running
+            }
+        }
+        columns.flags.removeAll(keepingCapacity: true)
+        if try reader.readBool() {
+            var flags = [Int64](repeating: 0, count: count)
+            try flags.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
+            columns.flags = flags.map { UInt8(truncatingIfNeeded: $0) }
+        }
+    }
+
+    private static func resized<T: FixedWidthInteger>(_ array: [T], _ count: Int) throws -> [T] {
+        var array = array
+        if array.count > count { array.removeLast(array.count - count) }
+        else if array.count < count { array.append(contentsOf: repeatElement(0, count: count - array.count)) }
+        return array
+    }
+
+    private static func decodeValues(_ reader: inout BinaryReader, count: Int, into values: inout [Double]) throws {
+        if values.count > count { values.removeLast(values.count - count) }
+        else if values.count < count { values.append(contentsOf: repeatElement(0, count: count - values.count)) }
+        let digits = try reader.read(UInt8.self)
+        if digits == 0xFF {
+            let planes = try reader.readBytes(count * 8)
+            planes.withUnsafeBufferPointer { planes in
+                values.withUnsafeMutableBufferPointer { values in
+                    var previous: UInt64 = 0
+                    for row in 0..<count {
+                        var bits: UInt64 = 0
+                        for plane in 0..<8 { bits |= UInt64(planes[plane * count + row]) << (UInt64(plane) * 8) }
+                        previous ^= bits
+                        values[row] = Double(bitPattern: previous)
+                    }
+                }
+            }
+            return
+        }
+        guard Int(digits) < decimalPowers.count else { throw reader.corrupt("invalid value encoding") }
+        let power = decimalPowers[Int(digits)]
+        let first = try reader.read(Int64.self)
+        var integers = [Int64](repeating: 0, count: count)
+        try integers.withUnsafeMutableBufferPointer { integers in
+            try BitPacking.decode(from: &reader, into: integers)
+            values.withUnsafeMutableBufferPointer { values in
+                var running = first
+                for row in 0..<count {
+                    if row > 0 { running &+= integers[row] }
+                    values[row] = Double(running) / power
+                }
+            }
+        }
+    }
+
+    /// Decodes the detail columns of `columns` (whose query columns are already decoded).
+    package static func decodeDetailColumns(_ reader: inout BinaryReader, into columns: inout SampleColumns) throws {
+        let count = columns.count
+        let explicitCount = try reader.readCount(minimumItemSize: 17)
+        columns.explicitUUIDs = []
+        if explicitCount > 0 {
+            columns.explicitUUIDs = [UUID?](repeating: nil, count: count)
+            var row = 0
+            for _ in 0..<explicitCount {
+                row += Int(clamping: try reader.readVarint())
+                guard row < count else { throw reader.corrupt("UUID row out of range") }
+                columns.explicitUUIDs[row] = UUID(high: try reader.read(UInt64.self), low: try reader.read(UInt64.self))
+            }
+        }
+        columns.creation = []
+        if try reader.readBool() {
+            let marker = try reader.read(Int64.self)
+            var offsets = [Int64](repeating: 0, count: count)
+            try offsets.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
+            columns.creation = (0..<count).map { offsets[$0] == marker ? SampleColumns.absent : columns.end[$0] &+ offsets[$0] }
+        }
+        let setCount = try reader.readCount()
+        columns.metadataSets = []
+        columns.metadataIndex = []
+        if setCount > 0 {
+            for _ in 0..<setCount {
+                let pairs = try reader.readCount(minimumItemSize: 2)
+                var set: [String: String] = [:]
+                for _ in 0..<pairs { set[try reader.readString()] = try reader.readString() }
+                columns.metadataSets.append(set)
+            }
+            var indexes = [Int64](repeating: 0, count: count)
+            try indexes.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
+            columns.metadataIndex = try indexes.map {
+                guard $0 >= 0, $0 <= Int64(setCount) else { throw reader.corrupt("metadata index out of range") }
+                return Int32($0)
+            }
+        }
+    }
+}

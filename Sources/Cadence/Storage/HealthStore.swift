@@ -1,0 +1,247 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Synchronization
+
+/// An embedded, durable store of quantity samples in a directory (HealthKit's `HKHealthStore`).
+///
+///     let store = try HealthStore.open(at: "health.cadence")
+///     try store.save([sample])
+///     let days = try store.execute(StatisticsCollectionQuery(...))
+///
+/// Samples live per type in immutable, sorted, LZ4-compressed columnar chunk files with
+/// precomputed summaries. A save is written to a checksummed write-ahead log and `fsync`ed before
+/// it returns: what a call acknowledged survives a crash. The unflushed head is moved into chunk
+/// files when it grows past ``Options/flushThreshold`` (or on ``flush()``), and the manifest that
+/// lists the chunks is replaced atomically.
+///
+/// The store is safe to share between threads and tasks: queries read an immutable snapshot while
+/// a writer commits. One process at a time may open a store for writing (a file lock enforces
+/// it); read-only opens work beside it and see the store as of their opening.
+///
+/// ## Topics
+/// ### Opening
+/// - ``open(at:options:)``
+/// - ``inMemory(options:)``
+/// ### Writing
+/// - ``save(_:)-([QuantitySample])``
+/// - ``save(_:)-(QuantitySampleBatch)``
+/// - ``flush()``
+/// - ``compact(discardingDeletionsBefore:)``
+public final class HealthStore: Sendable {
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// Open for reading only: no lock is taken, nothing is written, saves throw ``CadenceError/Code/readOnly``.
+        public var readOnly = false
+        /// Unflushed samples (all types) after which a save flushes the head into chunk files.
+        public var flushThreshold = 2_000_000
+        /// The most samples in one chunk file.
+        public var chunkCapacity = 65_536
+
+        /// The default options.
+        public init() {}
+
+        /// Options for read-only access.
+        public static var readOnly: Options {
+            var options = Options()
+            options.readOnly = true
+            return options
+        }
+    }
+
+    /// The store's directory.
+    public let path: String
+    /// The options it was opened with.
+    public let options: Options
+    package let fileSystem: any FileSystem
+    private let current: Mutex<StoreSnapshot>
+    private let writer: Mutex<StoreWriter>
+    package let observers = ObserverRegistry()
+
+    private init(path: String, options: Options, fileSystem: any FileSystem, snapshot: StoreSnapshot,
+                 writer: StoreWriter) {
+        self.path = path
+        self.options = options
+        self.fileSystem = fileSystem
+        self.current = Mutex(snapshot)
+        self.writer = Mutex(writer)
+    }
+
+    /// Opens the store in `path`, creating it when it does not exist (unless read-only), replaying
+    /// its write-ahead log.
+    ///
+    /// - Throws: ``CadenceError/Code/storeLocked`` when another process has it open for writing;
+    ///   ``CadenceError/Code/corruptFile`` naming the damaged file;
+    ///   ``CadenceError/Code/unsupportedFormatVersion`` for a store of an unknown format.
+    /// - Complexity: O(*c* + *w*) for *c* chunks (only the manifest is read) and *w* bytes of log.
+    public static func open(at path: String, options: Options = Options()) throws -> HealthStore {
+        try open(at: path, options: options, fileSystem: POSIXFileSystem())
+    }
+
+    /// Creates an empty store held in memory, with the same API and code paths as an on-disk one.
+    public static func inMemory(options: Options = Options()) -> HealthStore {
+        var options = options
+        options.readOnly = false
+        do {
+            return try open(at: "/memory", options: options, fileSystem: MemoryFileSystem())
+        } catch {
+            // Creating an empty store in a fresh memory file system performs no fallible I/O.
+            preconditionFailure("an in-memory store could not be created: \(error)")
+        }
+    }
+
+    package static func open(at path: String, options: Options, fileSystem: any FileSystem) throws -> HealthStore {
+        let opened = try StoreWriter.open(path: path, options: options, fileSystem: fileSystem)
+        return HealthStore(path: path, options: options, fileSystem: fileSystem, snapshot: opened.snapshot,
+                           writer: opened.writer)
+    }
+
+    /// The current snapshot: what a query started now sees.
+    package func snapshot() -> StoreSnapshot { current.withLock { $0 } }
+
+    /// The store's identity (anchors carry it).
+    public var identifier: UUID { snapshot().storeIdentifier }
+
+    /// The types that have ever been saved, sorted by identifier.
+    public var quantityTypes: [QuantityType] {
+        snapshot().types.values.map(\.type).sorted { $0.identifier < $1.identifier }
+    }
+
+    // MARK: Writing
+
+    /// Runs a write under the writer lock, publishes the snapshot it produces and notifies observers.
+    private func commit(_ body: (inout StoreWriter, StoreSnapshot) throws -> (StoreSnapshot, StoreChange?)) throws {
+        let change: StoreChange? = try writer.withLock { writer in
+            let (snapshot, change) = try body(&writer, current.withLock { $0 })
+            current.withLock { $0 = snapshot }
+            return change
+        }
+        if let change { observers.notify(change) }
+    }
+
+    /// Saves samples in one transaction; a sample whose UUID is already stored is skipped and
+    /// counted as a duplicate (SPEC §1).
+    ///
+    /// - Returns: How many samples were saved and how many were duplicates.
+    /// - Throws: ``CadenceError/Code/readOnly``; ``CadenceError/Code/io`` when the log cannot be
+    ///   written or synced (nothing of the call is then saved, and the store refuses further writes
+    ///   until reopened).
+    /// - Complexity: O(*n*) plus, the first time samples overlap stored ones in time, one pass over
+    ///   that type's stored samples to index their UUIDs.
+    @discardableResult
+    public func save(_ samples: [QuantitySample]) throws -> SaveSummary {
+        var batches: [String: QuantitySampleBatch] = [:]
+        var order: [String] = []
+        for sample in samples {
+            let identifier = sample.quantityType.identifier
+            if batches[identifier] == nil {
+                batches[identifier] = QuantitySampleBatch(type: sample.quantityType)
+                order.append(identifier)
+            }
+            try batches[identifier]?.append(sample)
+        }
+        return try save(order.compactMap { batches[$0] })
+    }
+
+    /// Saves a columnar batch in one transaction.
+    @discardableResult
+    public func save(_ batch: QuantitySampleBatch) throws -> SaveSummary { try save([batch]) }
+
+    /// Saves several batches in one transaction.
+    @discardableResult
+    public func save(_ batches: [QuantitySampleBatch]) throws -> SaveSummary {
+        var summary = SaveSummary()
+        var shouldFlush = false
+        try commit { writer, snapshot in
+            let result = try writer.save(batches, snapshot: snapshot)
+            summary = result.summary
+            shouldFlush = writer.headCount >= options.flushThreshold
+            return (result.snapshot, result.change)
+        }
+        if shouldFlush { try flush() }
+        return summary
+    }
+
+    /// Deletes the samples with these UUIDs (of any type), recording a deleted object for each.
+    ///
+    /// - Returns: The number of samples deleted (unknown UUIDs are ignored).
+    /// - Complexity: O(*n*) over the stored samples.
+    @discardableResult
+    public func deleteSamples(withUUIDs uuids: some Sequence<UUID>) throws -> Int {
+        let wanted = Set(uuids)
+        return try delete { provenances, type, columns, row in
+            wanted.contains(StoredSample.uuid(of: columns, row: row, type: type.type.identifier,
+                                              snapshotProvenances: provenances))
+        }
+    }
+
+    /// Deletes every sample of `type` that `predicate` selects.
+    ///
+    /// - Returns: The number of samples deleted.
+    @discardableResult
+    public func deleteSamples(of type: QuantityType, matching predicate: SamplePredicate = .all) throws -> Int {
+        let identifier = type.identifier
+        return try delete { provenances, typeSnapshot, columns, row in
+            guard typeSnapshot.type.identifier == identifier else { return false }
+            return predicate.matches(columns: columns, row: row, provenances: provenances, typeIdentifier: identifier,
+                                     canonicalUnit: typeSnapshot.type.canonicalUnit)
+        }
+    }
+
+    private func delete(where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool) throws -> Int {
+        var deleted = 0
+        try commit { writer, snapshot in
+            let result = try writer.delete(snapshot: snapshot) { try matches(snapshot.provenances, $0, $1, $2) }
+            deleted = result.count
+            return (result.snapshot, result.change)
+        }
+        return deleted
+    }
+
+    /// Moves every unflushed sample into chunk files and truncates the log.
+    public func flush() throws {
+        try commit { writer, snapshot in (try writer.flush(snapshot: snapshot, compacting: false), nil) }
+    }
+
+    /// Rewrites every type's chunks: merges small chunks, physically removes deleted samples, and
+    /// optionally forgets deleted objects recorded before `sequence` (anchors older than that then
+    /// get ``CadenceError/Code/anchorExpired``).
+    public func compact(discardingDeletionsBefore sequence: Int64? = nil) throws {
+        try commit { writer, snapshot in
+            (try writer.flush(snapshot: snapshot, compacting: true, deletionHorizon: sequence), nil)
+        }
+    }
+
+    /// Sets the store's source priority list, used when merging sources (SPEC §5).
+    public func setSourcePriority(_ names: [String]) throws {
+        try commit { writer, snapshot in (try writer.setSourcePriority(names, snapshot: snapshot), nil) }
+    }
+
+    /// The store's source priority list.
+    public var sourcePriority: [String] { snapshot().sourcePriority }
+
+    /// Flushes, releases the writer lock and closes the log. Further writes throw ``CadenceError/Code/closed``.
+    public func close() throws {
+        if !options.readOnly { try flush() }
+        writer.withLock { $0.close() }
+    }
+}
+
+/// What a save did.
+public struct SaveSummary: Sendable, Equatable {
+    /// Samples stored.
+    public var saved = 0
+    /// Samples skipped because their UUID was already stored.
+    public var duplicates = 0
+
+    /// Creates a summary.
+    public init(saved: Int = 0, duplicates: Int = 0) {
+        self.saved = saved
+        self.duplicates = duplicates
+    }
+}

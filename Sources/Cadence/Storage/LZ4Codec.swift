@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CLZ4
+
+/// LZ4 block compression: the only place liblz4's return codes become Swift errors.
+package enum LZ4Codec {
+    /// Compresses `input` into an LZ4 block.
+    ///
+    /// - Throws: ``CadenceError/Code/compression`` if the input is too large for one block or
+    ///   LZ4 reports a failure.
+    /// - Complexity: O(*n*).
+    ///
+    /// The corresponding C function is `LZ4_compress_default`.
+    package static func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
+        guard input.count <= Int(LZ4_MAX_INPUT_SIZE) else {
+            throw CadenceError(.compression, "a block of \(input.count) bytes is too large for LZ4")
+        }
+        if input.isEmpty { return [] }
+        let bound = Int(LZ4_compressBound(Int32(input.count)))
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = output.withUnsafeMutableBytes { destination in
+            LZ4_compress_default(input.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                 destination.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                 Int32(input.count), Int32(bound))
+        }
+        guard written > 0 else { throw CadenceError(.compression, "LZ4 failed to compress \(input.count) bytes") }
+        output.removeSubrange(Int(written)...)
+        return output
+    }
+
+    /// Decompresses an LZ4 block that must expand to exactly `decompressedCount` bytes, into `output`.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming `path` when the block is malformed or
+    ///   expands to a different size; LZ4's safe decoder never reads or writes out of bounds.
+    /// - Complexity: O(*n*).
+    ///
+    /// The corresponding C function is `LZ4_decompress_safe`.
+    package static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                                   path: String) throws {
+        if output.isEmpty && input.isEmpty { return }
+        guard input.count <= Int(Int32.max), output.count <= Int(Int32.max) else {
+            throw CadenceError(.corruptFile, "an LZ4 block is larger than 2 GiB", path: path)
+        }
+        let result = LZ4_decompress_safe(input.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                          output.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                          Int32(input.count), Int32(output.count))
+        guard result == Int32(output.count) else {
+            throw CadenceError(.corruptFile, "an LZ4 block does not decompress (code \(result))", path: path)
+        }
+    }
+
+    /// Decompresses into a new array of `decompressedCount` bytes.
+    package static func decompress(_ input: ArraySlice<UInt8>, decompressedCount: Int, path: String) throws -> [UInt8] {
+        guard decompressedCount >= 0, decompressedCount <= 1 << 31 else {
+            throw CadenceError(.corruptFile, "an LZ4 block claims \(decompressedCount) bytes", path: path)
+        }
+        var output = [UInt8](repeating: 0, count: decompressedCount)
+        try input.withUnsafeBytes { source in
+            try output.withUnsafeMutableBytes { try decompress(source, into: $0, path: path) }
+        }
+        return output
+    }
+}

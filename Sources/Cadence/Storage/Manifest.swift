@@ -1,0 +1,120 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The store's table of contents, replaced atomically on every flush and compaction: which
+/// chunk files hold which type's samples (with their summaries), the provenance dictionary, the
+/// retained deletions, and where the write-ahead log resumes.
+package struct Manifest: Sendable {
+    /// A chunk as the manifest lists it.
+    package struct ChunkEntry: Sendable {
+        package var number: UInt64
+        package var byteCount: Int
+        package var summary: SampleSummary
+    }
+
+    /// A type and its chunks, in file order.
+    package struct TypeEntry: Sendable {
+        package var type: QuantityType
+        package var chunks: [ChunkEntry]
+    }
+
+    static let magic: [UInt8] = Array("CDNMANIF".utf8)
+    /// The manifest's file name inside the store directory.
+    package static let fileName = "MANIFEST"
+
+    package var storeIdentifier: UUID
+    /// The last change sequence handed out.
+    package var lastSequence: Int64 = 0
+    /// Every change up to this one is in chunk files; log records up to it are obsolete.
+    package var flushedSequence: Int64 = 0
+    /// The next chunk file number.
+    package var nextChunkNumber: UInt64 = 1
+    /// The first log segment to replay.
+    package var logSegment: UInt64 = 1
+    /// Anchors before this sequence may have lost deletions.
+    package var deletionHorizon: Int64 = 0
+    package var sourcePriority: [String] = []
+    package var provenances: [Provenance] = []
+    package var types: [TypeEntry] = []
+    package var tombstones: [Tombstone] = []
+
+    package init(storeIdentifier: UUID) { self.storeIdentifier = storeIdentifier }
+
+    /// The chunk file name for a number.
+    package static func chunkFileName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "chunk-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdc"
+    }
+
+    package func encode() -> [UInt8] {
+        var body = BinaryWriter(capacity: 4096)
+        let halves = storeIdentifier.halves
+        body.write(halves.high)
+        body.write(halves.low)
+        for value in [lastSequence, flushedSequence, deletionHorizon] { body.write(value) }
+        body.write(nextChunkNumber)
+        body.write(logSegment)
+        body.writeVarint(UInt64(sourcePriority.count))
+        for name in sourcePriority { body.write(name) }
+        body.writeVarint(UInt64(provenances.count))
+        for provenance in provenances { provenance.write(to: &body) }
+        body.writeVarint(UInt64(types.count))
+        for entry in types {
+            entry.type.write(to: &body)
+            body.writeVarint(UInt64(entry.chunks.count))
+            for chunk in entry.chunks {
+                body.writeVarint(chunk.number)
+                body.writeVarint(UInt64(chunk.byteCount))
+                chunk.summary.write(to: &body)
+            }
+        }
+        body.writeVarint(UInt64(tombstones.count))
+        for tombstone in tombstones { tombstone.write(to: &body) }
+        var writer = BinaryWriter(capacity: body.count + 32)
+        writer.write(bytes: Self.magic)
+        writer.write(FormatVersion.current)
+        ChecksummedSection.write(body.bytes, into: &writer)
+        return writer.bytes
+    }
+
+    package init(decoding bytes: [UInt8], path: String) throws {
+        guard bytes.count >= 10, Array(bytes[0..<8]) == Self.magic else {
+            throw CadenceError(.corruptFile, "not a Cadence manifest (bad magic)", path: path)
+        }
+        var outer = BinaryReader(bytes, path: path)
+        _ = try outer.readBytes(8)
+        let version = try outer.read(UInt16.self)
+        guard version == FormatVersion.current else {
+            throw CadenceError(.unsupportedFormatVersion,
+                               "store format version \(version) is not supported (this build reads \(FormatVersion.current))",
+                               path: path)
+        }
+        let body = try ChecksummedSection.read(&outer, name: "manifest")
+        guard outer.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the manifest", path: path) }
+        var reader = BinaryReader(Array(body), path: path)
+        storeIdentifier = UUID(high: try reader.read(), low: try reader.read())
+        lastSequence = try reader.read()
+        flushedSequence = try reader.read()
+        deletionHorizon = try reader.read()
+        nextChunkNumber = try reader.read()
+        logSegment = try reader.read()
+        sourcePriority = try (0..<reader.readCount()).map { _ in try reader.readString() }
+        provenances = try (0..<reader.readCount()).map { _ in try Provenance(from: &reader) }
+        types = try (0..<reader.readCount()).map { _ in
+            let type = try QuantityType(from: &reader)
+            let chunks = try (0..<reader.readCount()).map { _ in
+                ChunkEntry(number: try reader.readVarint(), byteCount: Int(clamping: try reader.readVarint()),
+                           summary: try SampleSummary(from: &reader))
+            }
+            return TypeEntry(type: type, chunks: chunks)
+        }
+        tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+        guard reader.isAtEnd else { throw reader.corrupt("trailing bytes in the manifest body") }
+    }
+}

@@ -1,0 +1,176 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system, through POSIX calls; every failing call becomes a ``CadenceError`` with
+/// the path and the system's reason.
+package struct POSIXFileSystem: FileSystem {
+    package init() {}
+
+    static func failure(_ operation: String, _ path: String, _ number: Int32 = errno) -> CadenceError {
+        let reason = String(cString: strerror(number))
+        return CadenceError(number == ENOENT ? .notFound : .io, "\(operation) failed: \(reason)", path: path)
+    }
+
+    package func createDirectory(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw Self.failure("mkdir", prefix) }
+        }
+    }
+
+    package func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    package func contentsOfDirectory(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw Self.failure("opendir", path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    package func readFile(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        defer { _ = Glibc.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("stat", path) }
+        let size = Int(status.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("read", path)
+            }
+            if result == 0 { break }
+            done += result
+        }
+        if done < size { bytes.removeLast(size - done) }
+        return bytes
+    }
+
+    package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        defer { _ = Glibc.close(descriptor) }
+        try Self.writeAll(descriptor, bytes, path: path)
+        guard fsync(descriptor) == 0 else { throw Self.failure("fsync", path) }
+    }
+
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw failure("write", path)
+            }
+            done += result
+        }
+    }
+
+    package func openForAppending(_ path: String) throws -> any AppendableFile {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            _ = Glibc.close(descriptor)
+            throw Self.failure("stat", path)
+        }
+        return POSIXAppendableFile(descriptor: descriptor, path: path, size: Int(status.st_size))
+    }
+
+    package func rename(_ source: String, to destination: String) throws {
+        guard Glibc.rename(source, destination) == 0 else { throw Self.failure("rename to \(destination)", source) }
+    }
+
+    package func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw Self.failure("unlink", path) }
+    }
+
+    package func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        defer { _ = Glibc.close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Self.failure("fsync", path) }
+    }
+
+    package func truncate(_ path: String, to size: Int) throws {
+        guard Glibc.truncate(path, off_t(size)) == 0 else { throw Self.failure("truncate", path) }
+    }
+
+    package func lockExclusively(_ path: String) throws -> (any FileLock)? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let number = errno
+            _ = Glibc.close(descriptor)
+            if number == EWOULDBLOCK { return nil }
+            throw Self.failure("flock", path, number)
+        }
+        return POSIXFileLock(descriptor: descriptor)
+    }
+}
+
+/// An append-only descriptor; `size` is tracked by the writer, which is serialised by the store.
+final class POSIXAppendableFile: AppendableFile, @unchecked Sendable {
+    private let descriptor: Int32
+    private let path: String
+    private(set) var size: Int
+    private var isClosed = false
+
+    init(descriptor: Int32, path: String, size: Int) {
+        self.descriptor = descriptor
+        self.path = path
+        self.size = size
+    }
+
+    func append(_ bytes: [UInt8]) throws {
+        try POSIXFileSystem.writeAll(descriptor, bytes, path: path)
+        size += bytes.count
+    }
+
+    func sync() throws {
+        guard fdatasync(descriptor) == 0 else { throw POSIXFileSystem.failure("fsync", path) }
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(descriptor)
+    }
+
+    deinit { close() }
+}
+
+final class POSIXFileLock: FileLock, @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    func unlock() {
+        guard descriptor >= 0 else { return }
+        _ = flock(descriptor, LOCK_UN)
+        _ = Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { unlock() }
+}

@@ -1,0 +1,150 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Samples of one quantity type as parallel columns: the in-memory form of a chunk, a log record
+/// and the store's unflushed head.
+///
+/// Optional columns are empty when no row has a value, so the common case (no explicit UUIDs,
+/// no creation dates, no metadata) costs nothing. Row `i` of every non-empty column belongs to
+/// the same sample.
+package struct SampleColumns: Sendable {
+    /// Start times, microseconds since 1970.
+    package var start: [Int64] = []
+    /// End times, microseconds since 1970 (`end[i] >= start[i]`).
+    package var end: [Int64] = []
+    /// Values in the type's canonical unit.
+    package var value: [Double] = []
+    /// Provenance numbers (store-wide dictionary ids, or batch-local before a save).
+    package var provenance: [UInt32] = []
+    /// Change sequence numbers (0 until the store assigns them).
+    package var sequence: [Int64] = []
+    /// Per-row flags (``SampleFlags``); empty when all are zero.
+    package var flags: [UInt8] = []
+    /// UUIDs given explicitly; empty when every row's UUID is derived from its content.
+    package var explicitUUIDs: [UUID?] = []
+    /// Creation times; empty when none is known, ``SampleColumns/absent`` for a row without one.
+    package var creation: [Int64] = []
+    /// 1-based indexes into ``metadataSets`` (0 = no metadata); empty when no row has metadata.
+    package var metadataIndex: [Int32] = []
+    /// The distinct metadata dictionaries referred to by ``metadataIndex``.
+    package var metadataSets: [[String: String]] = []
+
+    /// The marker for a missing creation time.
+    package static let absent = Int64.min
+
+    package init() {}
+
+    package var count: Int { start.count }
+    package var isEmpty: Bool { start.isEmpty }
+
+    package mutating func reserveCapacity(_ capacity: Int) {
+        start.reserveCapacity(capacity)
+        end.reserveCapacity(capacity)
+        value.reserveCapacity(capacity)
+        provenance.reserveCapacity(capacity)
+        sequence.reserveCapacity(capacity)
+    }
+
+    /// Appends one row; optional fields materialise their column on first use.
+    package mutating func append(start: Int64, end: Int64, value: Double, provenance: UInt32, sequence: Int64 = 0,
+                                 flags: UInt8 = 0, uuid: UUID? = nil, creation: Int64? = nil,
+                                 metadata: [String: String] = [:]) {
+        let row = count
+        self.start.append(start)
+        self.end.append(end)
+        self.value.append(value)
+        self.provenance.append(provenance)
+        self.sequence.append(sequence)
+        if flags != 0 || !self.flags.isEmpty {
+            if self.flags.isEmpty { self.flags = [UInt8](repeating: 0, count: row) }
+            self.flags.append(flags)
+        }
+        if uuid != nil || !explicitUUIDs.isEmpty {
+            if explicitUUIDs.isEmpty { explicitUUIDs = [UUID?](repeating: nil, count: row) }
+            explicitUUIDs.append(uuid)
+        }
+        if creation != nil || !self.creation.isEmpty {
+            if self.creation.isEmpty { self.creation = [Int64](repeating: Self.absent, count: row) }
+            self.creation.append(creation ?? Self.absent)
+        }
+        if !metadata.isEmpty || !metadataIndex.isEmpty {
+            if metadataIndex.isEmpty { metadataIndex = [Int32](repeating: 0, count: row) }
+            if metadata.isEmpty {
+                metadataIndex.append(0)
+            } else if let existing = metadataSets.lastIndex(of: metadata) {
+                metadataIndex.append(Int32(existing + 1))
+            } else {
+                metadataSets.append(metadata)
+                metadataIndex.append(Int32(metadataSets.count))
+            }
+        }
+    }
+
+    /// The row's flags.
+    @inline(__always)
+    package func flags(at row: Int) -> UInt8 { flags.isEmpty ? 0 : flags[row] }
+
+    /// The row's explicit UUID, if it has one.
+    package func explicitUUID(at row: Int) -> UUID? { explicitUUIDs.isEmpty ? nil : explicitUUIDs[row] }
+
+    /// The row's creation time, if known.
+    package func creation(at row: Int) -> Int64? {
+        guard !creation.isEmpty, creation[row] != Self.absent else { return nil }
+        return creation[row]
+    }
+
+    /// The row's metadata.
+    package func metadata(at row: Int) -> [String: String] {
+        guard !metadataIndex.isEmpty else { return [:] }
+        let index = Int(metadataIndex[row])
+        return index > 0 && index <= metadataSets.count ? metadataSets[index - 1] : [:]
+    }
+
+    /// Appends every row of `other`, mapping its provenance numbers through `provenanceMap` when given.
+    package mutating func append(contentsOf other: SampleColumns, provenanceMap: [UInt32]? = nil) {
+        for row in 0..<other.count {
+            let provenance = provenanceMap.map { $0[Int(other.provenance[row])] } ?? other.provenance[row]
+            append(start: other.start[row], end: other.end[row], value: other.value[row], provenance: provenance,
+                   sequence: other.sequence[row], flags: other.flags(at: row), uuid: other.explicitUUID(at: row),
+                   creation: other.creation(at: row), metadata: other.metadata(at: row))
+        }
+    }
+
+    /// The rows at `rows`, in that order.
+    package func selecting(_ rows: some Collection<Int>) -> SampleColumns {
+        var result = SampleColumns()
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
+                          sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
+                          creation: creation(at: row), metadata: metadata(at: row))
+        }
+        return result
+    }
+
+    /// The rows sorted by start time, then sequence: the order inside a chunk.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    package func sortedByStart() -> SampleColumns {
+        var isSorted = true
+        for row in 1..<max(count, 1) where (start[row - 1], sequence[row - 1]) > (start[row], sequence[row]) {
+            isSorted = false
+            break
+        }
+        if isSorted { return self }
+        let order = (0..<count).sorted { (start[$0], sequence[$0]) < (start[$1], sequence[$1]) }
+        return selecting(order)
+    }
+}
+
+/// Bits of ``SampleColumns/flags``.
+package enum SampleFlags {
+    /// The sample's metadata has `HKWasUserEntered` = 1 (it outranks unlisted sources when merging).
+    package static let userEntered: UInt8 = 1
+}

@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Synchronization
+
+/// An immutable view of the store at one committed change: what every query reads. Writers
+/// publish a new snapshot after each commit, so readers never see a half-applied transaction.
+package final class StoreSnapshot: Sendable {
+    package let storeIdentifier: UUID
+    /// The last committed change sequence.
+    package let lastSequence: Int64
+    /// Anchors before this sequence may have lost deletions.
+    package let deletionHorizon: Int64
+    package let provenances: [Provenance]
+    package let sourcePriority: [String]
+    package let types: [String: TypeSnapshot]
+    /// Retained deletions in change order.
+    package let tombstones: [Tombstone]
+
+    package init(storeIdentifier: UUID, lastSequence: Int64, deletionHorizon: Int64, provenances: [Provenance],
+                 sourcePriority: [String], types: [String: TypeSnapshot], tombstones: [Tombstone]) {
+        self.storeIdentifier = storeIdentifier
+        self.lastSequence = lastSequence
+        self.deletionHorizon = deletionHorizon
+        self.provenances = provenances
+        self.sourcePriority = sourcePriority
+        self.types = types
+        self.tombstones = tombstones
+    }
+
+    /// The snapshot of a type, by full or short identifier.
+    package func type(_ identifier: String) -> TypeSnapshot? { types[QuantityType.fullIdentifier(identifier)] }
+}
+
+/// One type's data in a snapshot: immutable chunk files plus the unflushed head batches.
+package struct TypeSnapshot: Sendable {
+    package var type: QuantityType
+    package var chunks: [ChunkHandle]
+    package var head: [HeadBatch]
+    /// Sequences of deleted samples that are still physically present (until compaction).
+    package var hiddenSequences: Set<Int64>
+
+    package init(type: QuantityType) {
+        self.type = type
+        chunks = []
+        head = []
+        hiddenSequences = []
+    }
+
+    /// Samples present, not counting hidden ones.
+    package var sampleCount: Int {
+        chunks.reduce(0) { $0 + $1.summary.count } + head.reduce(0) { $0 + $1.columns.count } - hiddenSequences.count
+    }
+
+    /// The head's sample count.
+    package var headCount: Int { head.reduce(0) { $0 + $1.columns.count } }
+}
+
+/// A saved batch not yet flushed into chunk files: columns (sequence order) and their summary.
+package final class HeadBatch: Sendable {
+    package let columns: SampleColumns
+    package let summary: SampleSummary
+
+    package init(columns: SampleColumns, style: AggregationStyle) {
+        self.columns = columns
+        summary = SampleSummary(columns, rows: 0..<columns.count, style: style)
+    }
+}
+
+/// A chunk file listed in the manifest; loaded on first use and kept.
+package final class ChunkHandle: Sendable {
+    package let number: UInt64
+    package let path: String
+    package let byteCount: Int
+    package let summary: SampleSummary
+    private let fileSystem: any FileSystem
+    private let loaded = Mutex<ChunkFile?>(nil)
+
+    package init(number: UInt64, path: String, byteCount: Int, summary: SampleSummary, fileSystem: any FileSystem,
+                 file: ChunkFile? = nil) {
+        self.number = number
+        self.path = path
+        self.byteCount = byteCount
+        self.summary = summary
+        self.fileSystem = fileSystem
+        loaded.withLock { $0 = file }
+    }
+
+    /// The parsed chunk file.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` (or `notFound`) naming the file when it is missing,
+    ///   damaged, or does not match the manifest's summary.
+    package func file() throws -> ChunkFile {
+        if let file = loaded.withLock({ $0 }) { return file }
+        let bytes = try fileSystem.readFile(path)
+        let file = try ChunkFile(bytes: bytes, path: path)
+        guard file.summary == summary, bytes.count == byteCount else {
+            throw CadenceError(.corruptFile, "the chunk does not match the manifest's summary", path: path)
+        }
+        loaded.withLock { $0 = file }
+        return file
+    }
+}

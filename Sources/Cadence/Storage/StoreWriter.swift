@@ -1,0 +1,431 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The writer's side of a store: the lock, the open log segment, the persisted manifest and the
+/// UUID indexes. Only ever used under the store's writer mutex.
+struct StoreWriter: Sendable {
+    let directory: String
+    let options: HealthStore.Options
+    let fileSystem: any FileSystem
+    private var lock: (any FileLock)?
+    private var log: (any AppendableFile)?
+    private(set) var manifest: Manifest
+    private var provenanceNumbers: [Provenance: UInt32] = [:]
+    /// UUIDs of stored samples per type, built the first time a save needs them.
+    private var uuidIndexes: [String: Set<UUID>] = [:]
+    /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
+    private var failure: CadenceError?
+    private(set) var headCount = 0
+
+    private var manifestPath: String { directory + "/" + Manifest.fileName }
+    private func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
+    private func logPath(_ segment: UInt64) -> String { directory + "/" + WriteAheadLog.segmentName(segment) }
+
+    // MARK: Opening and recovery
+
+    static func open(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
+        -> (writer: StoreWriter, snapshot: StoreSnapshot)
+    {
+        if !fileSystem.exists(path) {
+            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store here", path: path) }
+            try fileSystem.createDirectory(path)
+        }
+        var lock: (any FileLock)?
+        if !options.readOnly {
+            guard let taken = try fileSystem.lockExclusively(path + "/LOCK") else {
+                throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
+            }
+            lock = taken
+        }
+        let manifestPath = path + "/" + Manifest.fileName
+        let manifest: Manifest
+        if fileSystem.exists(manifestPath) {
+            manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
+        } else {
+            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store manifest", path: manifestPath) }
+            let existing = try fileSystem.contentsOfDirectory(path).filter { $0 != "LOCK" }
+            guard existing.isEmpty else {
+                throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(existing.count) files)",
+                                   path: path)
+            }
+            manifest = Manifest(storeIdentifier: UUID())
+            try fileSystem.replaceFile(manifestPath, manifest.encode())
+        }
+        var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
+                                 manifest: manifest)
+        for (number, provenance) in manifest.provenances.enumerated() { writer.provenanceNumbers[provenance] = UInt32(number) }
+        var snapshot = writer.snapshotFromManifest()
+        snapshot = try writer.replayLog(onto: snapshot)
+        if !options.readOnly { try writer.removeOrphans() }
+        return (writer, snapshot)
+    }
+
+    private func snapshotFromManifest() -> StoreSnapshot {
+        var types: [String: TypeSnapshot] = [:]
+        for entry in manifest.types {
+            var type = TypeSnapshot(type: entry.type)
+            type.chunks = entry.chunks.map {
+                ChunkHandle(number: $0.number, path: chunkPath($0.number), byteCount: $0.byteCount, summary: $0.summary,
+                            fileSystem: fileSystem)
+            }
+            types[entry.type.identifier] = type
+        }
+        for tombstone in manifest.tombstones where types[tombstone.typeIdentifier] != nil {
+            types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
+        }
+        return StoreSnapshot(storeIdentifier: manifest.storeIdentifier, lastSequence: manifest.lastSequence,
+                             deletionHorizon: manifest.deletionHorizon, provenances: manifest.provenances,
+                             sourcePriority: manifest.sourcePriority, types: types, tombstones: manifest.tombstones)
+    }
+
+    private mutating func replayLog(onto snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        let segments = try fileSystem.contentsOfDirectory(directory).compactMap(WriteAheadLog.segmentNumber).sorted()
+        var snapshot = snapshot
+        var lastSegment = manifest.logSegment
+        for (position, segment) in segments.enumerated() {
+            if segment < manifest.logSegment {
+                if !options.readOnly { try fileSystem.remove(logPath(segment)) }
+                continue
+            }
+            let path = logPath(segment)
+            let bytes = try fileSystem.readFile(path)
+            let (entries, validLength) = try WriteAheadLog.readSegment(bytes, path: path)
+            if validLength < bytes.count {
+                guard position == segments.count - 1 else {
+                    throw CadenceError(.corruptFile, "a log segment before the last one is torn", path: path)
+                }
+                if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
+            }
+            for entry in entries { snapshot = try apply(entry, to: snapshot) }
+            lastSegment = segment
+        }
+        if !options.readOnly {
+            log = try fileSystem.openForAppending(logPath(lastSegment))
+            try fileSystem.syncDirectory(directory)
+        }
+        manifest.logSegment = lastSegment
+        return snapshot
+    }
+
+    /// Removes chunk files and temporary files the manifest does not list (left by a crash
+    /// between writing them and installing the manifest).
+    private func removeOrphans() throws {
+        let listed = Set(manifest.types.flatMap { $0.chunks.map { Manifest.chunkFileName($0.number) } })
+        for name in try fileSystem.contentsOfDirectory(directory)
+        where (name.hasPrefix("chunk-") && !listed.contains(name)) || name.hasSuffix(".tmp") {
+            try fileSystem.remove(directory + "/" + name)
+        }
+    }
+
+    /// Applies a log entry (during replay, or right after writing it) and returns the new snapshot.
+    private mutating func apply(_ entry: LogEntry, to snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        var types = snapshot.types
+        var provenances = snapshot.provenances
+        var tombstones = snapshot.tombstones
+        var lastSequence = snapshot.lastSequence
+        switch entry {
+        case .save(let newProvenances, let batches):
+            for (number, provenance) in newProvenances {
+                if Int(number) == provenances.count {
+                    provenances.append(provenance)
+                    provenanceNumbers[provenance] = number
+                } else if Int(number) > provenances.count || provenances[Int(number)] != provenance {
+                    throw CadenceError(.corruptFile, "the log's provenance \(number) conflicts with the store's",
+                                       path: directory)
+                }
+            }
+            for (type, columns) in batches where !columns.isEmpty {
+                guard columns.provenance.allSatisfy({ Int($0) < provenances.count }) else {
+                    throw CadenceError(.corruptFile, "a log record refers to an unknown provenance", path: directory)
+                }
+                let last = columns.sequence.max() ?? 0
+                if last <= manifest.flushedSequence { continue }
+                var typeSnapshot = types[type.identifier] ?? TypeSnapshot(type: type)
+                typeSnapshot.head.append(HeadBatch(columns: columns, style: typeSnapshot.type.aggregationStyle))
+                types[type.identifier] = typeSnapshot
+                headCount += columns.count
+                lastSequence = max(lastSequence, last)
+                if var index = uuidIndexes[type.identifier] {
+                    for row in 0..<columns.count {
+                        index.insert(StoredSample.uuid(of: columns, row: row, type: type.identifier,
+                                                       snapshotProvenances: provenances))
+                    }
+                    uuidIndexes[type.identifier] = index
+                }
+            }
+        case .delete(let deleted):
+            for tombstone in deleted where tombstone.deletionSequence > manifest.flushedSequence {
+                types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
+                uuidIndexes[tombstone.typeIdentifier]?.remove(tombstone.uuid)
+                tombstones.append(tombstone)
+                lastSequence = max(lastSequence, tombstone.deletionSequence)
+            }
+        }
+        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: lastSequence,
+                             deletionHorizon: snapshot.deletionHorizon, provenances: provenances,
+                             sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+    }
+
+    // MARK: Writing
+
+    private func checkWritable() throws {
+        if let failure { throw CadenceError(.closed, "the store stopped accepting writes after an I/O failure: \(failure.message)", path: failure.path) }
+        guard !options.readOnly else { throw CadenceError(.readOnly, "the store was opened read-only", path: directory) }
+        guard log != nil else { throw CadenceError(.closed, "the store is closed", path: directory) }
+    }
+
+    /// Appends a record and syncs it; any failure poisons the writer, since after a failed write
+    /// or fsync the log's content on disk is unknown.
+    private mutating func append(_ entry: LogEntry) throws {
+        guard let log else { throw CadenceError(.closed, "the store is closed", path: directory) }
+        do {
+            let record = try WriteAheadLog.record(entry)
+            try log.append(record)
+            try log.sync()
+        } catch let error as CadenceError {
+            failure = error
+            throw error
+        }
+    }
+
+    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot)
+        throws -> (snapshot: StoreSnapshot, summary: SaveSummary, change: StoreChange?)
+    {
+        try checkWritable()
+        var summary = SaveSummary()
+        var newProvenances: [(number: UInt32, provenance: Provenance)] = []
+        var pendingNumbers: [Provenance: UInt32] = [:]
+        var prepared: [(type: QuantityType, columns: SampleColumns)] = []
+        var sequence = snapshot.lastSequence
+        var allProvenances = snapshot.provenances
+        for batch in batches where batch.count > 0 {
+            // Map the batch's provenance indexes to store-wide numbers.
+            let numbers: [UInt32] = batch.provenances.map { provenance in
+                if let number = provenanceNumbers[provenance] ?? pendingNumbers[provenance] { return number }
+                let number = UInt32(allProvenances.count)
+                allProvenances.append(provenance)
+                pendingNumbers[provenance] = number
+                newProvenances.append((number, provenance))
+                return number
+            }
+            let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
+            let keep = try newRows(of: batch, numbers: numbers, type: type, snapshot: snapshot,
+                                   provenances: allProvenances)
+            summary.duplicates += batch.count - keep.count
+            guard !keep.isEmpty else { continue }
+            var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
+            for row in 0..<columns.count {
+                columns.provenance[row] = numbers[Int(columns.provenance[row])]
+                sequence += 1
+                columns.sequence[row] = sequence
+            }
+            summary.saved += columns.count
+            prepared.append((type, columns))
+        }
+        guard !prepared.isEmpty else { return (snapshot, summary, nil) }
+        let entry = LogEntry.save(newProvenances: newProvenances, batches: prepared)
+        try append(entry)
+        let updated = try apply(entry, to: snapshot)
+        let change = StoreChange(
+            firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+            types: Dictionary(prepared.map { ($0.type.identifier, StoreChange.Extent($0.columns)) }, uniquingKeysWith: { $0.union($1) }))
+        return (updated, summary, change)
+    }
+
+    /// The rows of `batch` whose UUID is neither stored nor repeated earlier in the batch.
+    private mutating func newRows(of batch: QuantitySampleBatch, numbers: [UInt32], type: QuantityType,
+                                  snapshot: StoreSnapshot, provenances: [Provenance]) throws -> [Int] {
+        let columns = batch.columns
+        let identifier = type.identifier
+        let typeSnapshot = snapshot.types[identifier]
+        let latestStored = max(typeSnapshot?.chunks.map(\.summary.maximumStart).max() ?? .min,
+                               typeSnapshot?.head.map(\.summary.maximumStart).max() ?? .min)
+        // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
+        let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
+        if needsIndex && uuidIndexes[identifier] == nil, let typeSnapshot {
+            uuidIndexes[identifier] = try Self.buildIndex(typeSnapshot, provenances: provenances)
+        }
+        let stored = needsIndex ? uuidIndexes[identifier] ?? [] : []
+        var seen = Set<UUID>(minimumCapacity: needsIndex ? columns.count : 0)
+        var keep: [Int] = []
+        keep.reserveCapacity(columns.count)
+        let sourceNames = numbers.map { provenances[Int($0)].source.name }
+        let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
+        for row in 0..<columns.count {
+            if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
+                // Sorted, all derived, newer than the store: only rows with an equal start can collide.
+                var duplicate = false
+                var previous = row - 1
+                while previous >= 0 && columns.start[previous] == columns.start[row] {
+                    if columns.end[previous] == columns.end[row] && columns.value[previous] == columns.value[row]
+                        && sourceNames[Int(columns.provenance[previous])] == sourceNames[Int(columns.provenance[row])] {
+                        duplicate = true
+                        break
+                    }
+                    previous -= 1
+                }
+                if !duplicate { keep.append(row) }
+                continue
+            }
+            let uuid = columns.explicitUUID(at: row)
+                ?? QuantitySample.derivedUUID(type: identifier, sourceName: sourceNames[Int(columns.provenance[row])],
+                                              start: columns.start[row], end: columns.end[row], value: columns.value[row])
+            if stored.contains(uuid) || !seen.insert(uuid).inserted { continue }
+            keep.append(row)
+        }
+        return keep
+    }
+
+    private static func buildIndex(_ type: TypeSnapshot, provenances: [Provenance]) throws -> Set<UUID> {
+        var index = Set<UUID>()
+        try StoredSample.forEachRow(of: type, details: true) { columns, row in
+            index.insert(StoredSample.uuid(of: columns, row: row, type: type.type.identifier, snapshotProvenances: provenances))
+        }
+        return index
+    }
+
+    mutating func delete(snapshot: StoreSnapshot, where matches: (TypeSnapshot, SampleColumns, Int) throws -> Bool)
+        throws -> (snapshot: StoreSnapshot, count: Int, change: StoreChange?)
+    {
+        try checkWritable()
+        var tombstones: [Tombstone] = []
+        var extents: [String: StoreChange.Extent] = [:]
+        var sequence = snapshot.lastSequence
+        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
+            try StoredSample.forEachRow(of: type, details: true) { columns, row in
+                guard try matches(type, columns, row) else { return }
+                sequence += 1
+                let metadata = columns.metadata(at: row)
+                tombstones.append(Tombstone(
+                    typeIdentifier: identifier,
+                    uuid: StoredSample.uuid(of: columns, row: row, type: identifier, snapshotProvenances: snapshot.provenances),
+                    sampleSequence: columns.sequence[row], deletionSequence: sequence,
+                    syncIdentifier: metadata[MetadataKey.syncIdentifier], syncVersion: metadata[MetadataKey.syncVersion]))
+                extents[identifier, default: StoreChange.Extent()].include(start: columns.start[row], end: columns.end[row])
+            }
+        }
+        guard !tombstones.isEmpty else { return (snapshot, 0, nil) }
+        let entry = LogEntry.delete(tombstones)
+        try append(entry)
+        let updated = try apply(entry, to: snapshot)
+        let change = StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence, types: extents)
+        return (updated, tombstones.count, change)
+    }
+
+    mutating func setSourcePriority(_ names: [String], snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        try checkWritable()
+        var updated = manifest
+        updated.sourcePriority = names
+        try installManifest(updated)
+        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
+                             deletionHorizon: snapshot.deletionHorizon, provenances: snapshot.provenances,
+                             sourcePriority: names, types: snapshot.types, tombstones: snapshot.tombstones)
+    }
+
+    // MARK: Flushing and compaction
+
+    /// Writes the head (and, when compacting, every chunk) into new chunk files, installs a new
+    /// manifest, then starts a new log segment and removes the replaced files.
+    mutating func flush(snapshot: StoreSnapshot, compacting: Bool, deletionHorizon: Int64? = nil) throws -> StoreSnapshot {
+        try checkWritable()
+        guard compacting || headCount > 0 else { return snapshot }
+        var updated = manifest
+        updated.provenances = snapshot.provenances
+        updated.lastSequence = snapshot.lastSequence
+        updated.flushedSequence = snapshot.lastSequence
+        updated.logSegment = manifest.logSegment + 1
+        var tombstones = snapshot.tombstones
+        if compacting, let horizon = deletionHorizon, horizon > updated.deletionHorizon {
+            tombstones.removeAll { $0.deletionSequence < horizon }
+            updated.deletionHorizon = horizon
+        }
+        updated.tombstones = tombstones
+        var types = snapshot.types
+        var replaced: [String] = []
+        var entries: [Manifest.TypeEntry] = []
+        for identifier in snapshot.types.keys.sorted() {
+            guard var type = snapshot.types[identifier] else { continue }
+            let rewrite = compacting ? type.chunks : []
+            if !type.head.isEmpty || !rewrite.isEmpty {
+                var columns = SampleColumns()
+                for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
+                for batch in type.head { columns.append(contentsOf: batch.columns) }
+                if !type.hiddenSequences.isEmpty {
+                    columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
+                }
+                columns = columns.sortedByStart()
+                var newChunks = compacting ? [] : type.chunks
+                var offset = 0
+                while offset < columns.count {
+                    let rows = offset..<min(columns.count, offset + options.chunkCapacity)
+                    let piece = rows.count == columns.count ? columns : columns.selecting(rows)
+                    let number = updated.nextChunkNumber
+                    updated.nextChunkNumber += 1
+                    let encoded = try ChunkFile.encode(piece, typeIdentifier: identifier, style: type.type.aggregationStyle)
+                    let path = chunkPath(number)
+                    try guarded { try $0.writeFile(path, encoded.bytes) }
+                    let file = try ChunkFile(bytes: encoded.bytes, path: path)
+                    newChunks.append(ChunkHandle(number: number, path: path, byteCount: encoded.bytes.count,
+                                                 summary: encoded.summary, fileSystem: fileSystem, file: file))
+                    offset = rows.upperBound
+                }
+                replaced += rewrite.map(\.path)
+                type.chunks = newChunks
+                type.head = []
+                if compacting { type.hiddenSequences = [] }
+                types[identifier] = type
+            }
+            entries.append(Manifest.TypeEntry(type: type.type, chunks: type.chunks.map {
+                Manifest.ChunkEntry(number: $0.number, byteCount: $0.byteCount, summary: $0.summary)
+            }))
+        }
+        updated.types = entries
+        let directory = self.directory
+        try guarded { try $0.syncDirectory(directory) }
+        try installManifest(updated)
+        // The manifest now covers everything in the log: start a new segment, drop the old ones.
+        let oldSegment = manifest.logSegment - 1
+        log?.close()
+        let newLogPath = logPath(manifest.logSegment)
+        let oldLogPath = logPath(oldSegment)
+        log = try guarded { try $0.openForAppending(newLogPath) }
+        try guarded { fileSystem in
+            try fileSystem.remove(oldLogPath)
+            for path in replaced { try fileSystem.remove(path) }
+            try fileSystem.syncDirectory(directory)
+        }
+        headCount = 0
+        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
+                             deletionHorizon: updated.deletionHorizon, provenances: snapshot.provenances,
+                             sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+    }
+
+    private mutating func installManifest(_ updated: Manifest) throws {
+        let path = manifestPath
+        try guarded { try $0.replaceFile(path, updated.encode()) }
+        manifest = updated
+    }
+
+    /// Runs an I/O step; a failure poisons the writer (its files' state is then unknown until reopened).
+    private mutating func guarded<T>(_ body: (any FileSystem) throws -> T) throws -> T {
+        do {
+            return try body(fileSystem)
+        } catch let error as CadenceError {
+            failure = error
+            throw error
+        }
+    }
+
+    mutating func close() {
+        log?.close()
+        log = nil
+        lock?.unlock()
+        lock = nil
+    }
+}

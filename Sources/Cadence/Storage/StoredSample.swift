@@ -1,0 +1,55 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Row-level access to a type's stored samples (chunks, then head), skipping deleted ones: the
+/// simple path used by deletes, UUID indexes, sample listings and compaction.
+package enum StoredSample {
+    /// Calls `body` for every visible row, chunk by chunk.
+    ///
+    /// - Parameter details: Whether UUIDs, creation times and metadata must be decoded too.
+    /// - Complexity: O(*n*).
+    package static func forEachRow(of type: TypeSnapshot, details: Bool,
+                                   _ body: (SampleColumns, Int) throws -> Void) throws {
+        var scratch = SampleColumns()
+        for chunk in type.chunks {
+            let file = try chunk.file()
+            if details { scratch = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &scratch) }
+            try visit(scratch, hidden: type.hiddenSequences, body)
+        }
+        for batch in type.head { try visit(batch.columns, hidden: type.hiddenSequences, body) }
+    }
+
+    private static func visit(_ columns: SampleColumns, hidden: Set<Int64>, _ body: (SampleColumns, Int) throws -> Void) rethrows {
+        for row in 0..<columns.count where hidden.isEmpty || !hidden.contains(columns.sequence[row]) {
+            try body(columns, row)
+        }
+    }
+
+    /// The UUID of a stored row: its explicit one, or the one derived from its content.
+    package static func uuid(of columns: SampleColumns, row: Int, type: String, snapshotProvenances: [Provenance]) -> UUID {
+        if let uuid = columns.explicitUUID(at: row) { return uuid }
+        let number = Int(columns.provenance[row])
+        let name = number < snapshotProvenances.count ? snapshotProvenances[number].source.name : ""
+        return QuantitySample.derivedUUID(type: type, sourceName: name, start: columns.start[row], end: columns.end[row],
+                                          value: columns.value[row])
+    }
+
+    /// A public sample for a stored row.
+    package static func sample(of columns: SampleColumns, row: Int, type: QuantityType, provenances: [Provenance]) -> QuantitySample? {
+        let number = Int(columns.provenance[row])
+        guard number < provenances.count else { return nil }
+        let provenance = provenances[number]
+        let creation = columns.creation(at: row).map { Date(timestamp: $0) }
+        return try? QuantitySample(
+            uuid: uuid(of: columns, row: row, type: type.identifier, snapshotProvenances: provenances),
+            type: type, value: columns.value[row], start: Date(timestamp: columns.start[row]),
+            end: Date(timestamp: columns.end[row]), source: provenance.source, sourceVersion: provenance.sourceVersion,
+            device: provenance.device, creationDate: creation, metadata: columns.metadata(at: row))
+    }
+}

@@ -1,0 +1,102 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The record of a deleted sample, kept for anchored queries (SPEC §9).
+package struct Tombstone: Sendable, Equatable {
+    package var typeIdentifier: String
+    package var uuid: UUID
+    /// The deleted sample's own change sequence (to hide it until compaction removes it).
+    package var sampleSequence: Int64
+    /// The deletion's position in the change sequence.
+    package var deletionSequence: Int64
+    package var syncIdentifier: String?
+    package var syncVersion: String?
+
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(typeIdentifier)
+        let halves = uuid.halves
+        writer.write(halves.high)
+        writer.write(halves.low)
+        writer.write(sampleSequence)
+        writer.write(deletionSequence)
+        writer.write(optional: syncIdentifier)
+        writer.write(optional: syncVersion)
+    }
+
+    package init(typeIdentifier: String, uuid: UUID, sampleSequence: Int64, deletionSequence: Int64,
+                 syncIdentifier: String?, syncVersion: String?) {
+        self.typeIdentifier = typeIdentifier
+        self.uuid = uuid
+        self.sampleSequence = sampleSequence
+        self.deletionSequence = deletionSequence
+        self.syncIdentifier = syncIdentifier
+        self.syncVersion = syncVersion
+    }
+
+    package init(from reader: inout BinaryReader) throws {
+        typeIdentifier = try reader.readString()
+        uuid = UUID(high: try reader.read(), low: try reader.read())
+        sampleSequence = try reader.read()
+        deletionSequence = try reader.read()
+        syncIdentifier = try reader.readOptionalString()
+        syncVersion = try reader.readOptionalString()
+    }
+}
+
+extension Provenance {
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(source.name)
+        writer.write(optional: source.bundleIdentifier)
+        writer.write(optional: sourceVersion)
+        writer.write(device != nil)
+        if let device {
+            writer.write(optional: device.rawDescription)
+            writer.write(optional: device.name)
+            writer.write(optional: device.manufacturer)
+            writer.write(optional: device.model)
+            writer.write(optional: device.hardwareVersion)
+            writer.write(optional: device.softwareVersion)
+        }
+    }
+
+    package init(from reader: inout BinaryReader) throws {
+        let source = Source(name: try reader.readString(), bundleIdentifier: try reader.readOptionalString())
+        let version = try reader.readOptionalString()
+        var device: Device?
+        if try reader.readBool() {
+            var value = Device()
+            value.rawDescription = try reader.readOptionalString()
+            value.name = try reader.readOptionalString()
+            value.manufacturer = try reader.readOptionalString()
+            value.model = try reader.readOptionalString()
+            value.hardwareVersion = try reader.readOptionalString()
+            value.softwareVersion = try reader.readOptionalString()
+            device = value
+        }
+        self.init(source: source, sourceVersion: version, device: device)
+    }
+}
+
+extension QuantityType {
+    package func write(to writer: inout BinaryWriter) {
+        writer.write(identifier)
+        writer.write(canonicalUnit.unitString)
+        writer.write(aggregationStyle.rawValue)
+    }
+
+    package init(from reader: inout BinaryReader) throws {
+        let identifier = try reader.readString()
+        let unitString = try reader.readString()
+        let styleName = try reader.readString()
+        guard let style = AggregationStyle(rawValue: styleName) else { throw reader.corrupt("unknown aggregation style") }
+        let unit: HealthUnit
+        do { unit = try HealthUnit(unitString) } catch { throw reader.corrupt("unknown unit '\(unitString)'") }
+        self.init(identifier: identifier, aggregationStyle: style, canonicalUnit: unit)
+    }
+}
