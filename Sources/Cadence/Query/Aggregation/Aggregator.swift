@@ -1,0 +1,578 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+
+/// The result of aggregating one type over a list of intervals.
+package struct AggregationOutput: Sendable {
+    /// The intervals' edges: interval `j` is `[edges[j], edges[j + 1])`.
+    package var edges: [Int64]
+    /// The snapshot's sources, densely numbered.
+    package var sources: [Source]
+    /// Every source's samples together, per interval.
+    package var merged: [IntervalAccumulator]
+    /// The source-merged prorated sum per interval, when it differs from `merged[j].sum`.
+    package var mergedSum: [Double]?
+    /// Seconds covered by the union of contributing samples per interval, when requested.
+    package var duration: [Double]?
+    /// Per source, per interval (only with `separateBySource`).
+    package var perSource: [[IntervalAccumulator]]
+    /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
+    package var perSourceDuration: [[Double]]
+}
+
+/// Runs statistics over a snapshot: prunes chunks by their summaries, answers what summaries can
+/// answer exactly, decodes the rest, and aggregates in parallel with `concurrentPerform`.
+///
+/// Two kernels (SPEC §4–§5):
+/// - *Per-unit accumulation*: each chunk (or head batch) is a unit of work producing partial
+///   ``IntervalAccumulator``s for the intervals it touches; partials merge at the end. Blocks of
+///   1,024 samples that lie wholly inside one interval and are wholly selected are added from
+///   their summaries without decoding. This gives counts, prorated sums without merging, the
+///   discrete statistics and most recent.
+/// - *Time sweep*: when sources must be merged (a cumulative sum with more than one source rank)
+///   or durations are asked for, the selected samples are gathered, sorted by start, and swept
+///   over time in parallel partitions of intervals; each slice between sample edges goes to the
+///   best-ranked source covering it.
+package struct Aggregator {
+    package let snapshot: StoreSnapshot
+    package let type: QuantityType
+    package let predicate: SamplePredicate
+    package let options: StatisticsOptions
+    package let edges: [Int64]
+    package let ranking: SourceRanking
+    /// Worker count for `concurrentPerform` (1 forces the serial path, for measuring speed-up).
+    package var parallelism = ProcessInfo.processInfo.activeProcessorCount
+
+    package init(snapshot: StoreSnapshot, type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions,
+                 edges: [Int64], sourcePriority: [String]?) {
+        self.snapshot = snapshot
+        self.type = type
+        self.predicate = predicate
+        self.options = options
+        self.edges = edges
+        self.ranking = SourceRanking(provenances: snapshot.provenances, priority: sourcePriority ?? snapshot.sourcePriority)
+    }
+
+    /// A unit of work: a chunk file or a head batch.
+    enum Unit {
+        case chunk(ChunkHandle)
+        case head(HeadBatch)
+
+        var summary: SampleSummary {
+            switch self {
+            case .chunk(let chunk): return chunk.summary
+            case .head(let batch): return batch.summary
+            }
+        }
+    }
+
+    /// The selection, compiled once per query.
+    struct Filter {
+        var lower = Int64.min
+        var upper = Int64.max
+        var dateOptions: SamplePredicate.DateOptions = []
+        /// Whether each provenance number is selected (nil: all are).
+        var provenanceSelected: [Bool]?
+        /// The whole predicate, when it is not a simple date-and-source conjunction.
+        var general: SamplePredicate?
+        var needsDetails = false
+        var hidden: Set<Int64> = []
+        var pruneEndAtLeast = Int64.min
+        var pruneStartBelow = Int64.max
+    }
+
+    private func compileFilter(hidden: Set<Int64>) -> Filter {
+        var filter = Filter()
+        filter.hidden = hidden
+        let bounds = predicate.pruningBounds
+        filter.pruneEndAtLeast = bounds.endAtLeast
+        filter.pruneStartBelow = bounds.startBelow
+        if let simple = predicate.simpleForm {
+            filter.lower = simple.lower
+            filter.upper = simple.upper
+            filter.dateOptions = simple.options
+            if let names = simple.sources {
+                filter.provenanceSelected = snapshot.provenances.map { names.contains($0.source.name) }
+            }
+        } else {
+            filter.general = predicate
+            filter.needsDetails = predicate.needsDetails
+        }
+        return filter
+    }
+
+    // MARK: Running
+
+    /// Aggregates the type's samples into the intervals.
+    ///
+    /// - Complexity: O(*c* + *d* + *m*) for *c* chunks, *d* decoded samples and *m* intervals, plus
+    ///   O(*s* log *s*) over the *s* selected samples when sources must be merged or durations
+    ///   are requested; divided among the cores.
+    package func run() throws -> AggregationOutput {
+        let intervalCount = max(edges.count - 1, 0)
+        let separate = options.contains(.separateBySource)
+        var output = AggregationOutput(
+            edges: edges, sources: ranking.sources,
+            merged: [IntervalAccumulator](repeating: IntervalAccumulator(), count: intervalCount),
+            mergedSum: nil, duration: nil,
+            perSource: separate ? [[IntervalAccumulator]](repeating: [IntervalAccumulator](repeating: IntervalAccumulator(), count: intervalCount), count: ranking.sources.count) : [],
+            perSourceDuration: [])
+        guard intervalCount > 0, let typeSnapshot = snapshot.types[type.identifier] else { return output }
+        let filter = compileFilter(hidden: typeSnapshot.hiddenSequences)
+        let units = (typeSnapshot.chunks.map(Unit.chunk) + typeSnapshot.head.map(Unit.head)).filter { unit in
+            let summary = unit.summary
+            guard summary.count > 0, summary.maximumEnd >= filter.pruneEndAtLeast,
+                  summary.minimumStart < filter.pruneStartBelow,
+                  summary.maximumEnd >= edges[0], summary.minimumStart <= edges[intervalCount] else { return false }
+            if let selected = filter.provenanceSelected {
+                return summary.provenances.contains { Int($0) < selected.count && selected[Int($0)] }
+            }
+            return true
+        }
+        let partials = try parallelMap(units) { try accumulate($0, filter: filter, separate: separate) }
+        var seenSources = Set<Int>()
+        for partial in partials {
+            for (offset, accumulator) in partial.merged.enumerated() { output.merged[partial.first + offset].merge(accumulator) }
+            for (source, accumulators) in partial.perSource {
+                seenSources.insert(source)
+                for (offset, accumulator) in accumulators.enumerated() {
+                    output.perSource[source][partial.first + offset].merge(accumulator)
+                }
+            }
+            seenSources.formUnion(partial.sources)
+        }
+        let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
+            && Set(partialsRanks(partials)).count > 1
+        if needsMerge || options.contains(.duration) {
+            let rows = try gather(units, filter: filter)
+            let sweep = sweepAll(rows, separate: separate)
+            if needsMerge { output.mergedSum = sweep.sum }
+            if options.contains(.duration) {
+                output.duration = sweep.duration
+                output.perSourceDuration = sweep.perSourceDuration
+            }
+        }
+        return output
+    }
+
+    private func partialsRanks(_ partials: [Partial]) -> [Int32] { partials.flatMap(\.ranks) }
+
+    // MARK: Per-unit accumulation
+
+    struct Partial {
+        var first = 0
+        var merged: [IntervalAccumulator] = []
+        var perSource: [Int: [IntervalAccumulator]] = [:]
+        var sources: Set<Int> = []
+        var ranks: Set<Int32> = []
+    }
+
+    /// The first and last interval a run of samples can touch, or nil when it touches none.
+    @inline(__always)
+    private func intervalRange(_ summary: SampleSummary) -> ClosedRange<Int>? {
+        let intervalCount = edges.count - 1
+        let first = max(upperBound(summary.minimumStart) - 1, 0)
+        let last = min(upperBound(summary.maximumEnd) - 1, intervalCount - 1)
+        return first <= last ? first...last : nil
+    }
+
+    /// The number of edges `<= time`.
+    @inline(__always)
+    private func upperBound(_ time: Int64) -> Int {
+        edges.withUnsafeBufferPointer { edges in
+            var low = 0
+            var high = edges.count
+            while low < high {
+                let middle = (low &+ high) >> 1
+                if edges[middle] <= time { low = middle &+ 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// Whether every sample of a run is selected by a simple filter (so its summary may be used).
+    private func selectsAll(_ summary: SampleSummary, _ filter: Filter) -> Bool {
+        guard filter.general == nil else { return false }
+        if !filter.hidden.isEmpty,
+           filter.hidden.contains(where: { $0 >= summary.minimumSequence && $0 <= summary.maximumSequence }) {
+            return false
+        }
+        if let selected = filter.provenanceSelected,
+           !summary.provenances.allSatisfy({ Int($0) < selected.count && selected[Int($0)] }) {
+            return false
+        }
+        // See SamplePredicate.dateMatches: the smallest start and the largest start or end bound the run.
+        let lowest = summary.minimumStart
+        let highest = filter.dateOptions.contains(.strictEndDate) ? summary.maximumEnd : summary.maximumStart
+        return lowest >= filter.lower && highest < filter.upper
+    }
+
+    /// The interval that wholly contains a run (zero-length samples at the run's end included), if any.
+    private func containingInterval(_ summary: SampleSummary) -> Int? {
+        let index = upperBound(summary.minimumStart) - 1
+        guard index >= 0, index < edges.count - 1 else { return nil }
+        let end = edges[index + 1]
+        return summary.maximumStart < end && summary.maximumEnd <= end ? index : nil
+    }
+
+    /// The single source of a run, or nil when it has several.
+    private func singleSource(_ summary: SampleSummary) -> Int? {
+        guard let first = summary.provenances.first, Int(first) < ranking.sourceOfProvenance.count else { return nil }
+        let source = ranking.sourceOfProvenance[Int(first)]
+        for provenance in summary.provenances.dropFirst()
+        where Int(provenance) >= ranking.sourceOfProvenance.count || ranking.sourceOfProvenance[Int(provenance)] != source {
+            return nil
+        }
+        return Int(source)
+    }
+
+    private func ranks(of summary: SampleSummary) -> [Int32] {
+        summary.provenances.flatMap { provenance -> [Int32] in
+            let base = Int(provenance) * 2
+            guard base + 1 < ranking.rankOfProvenance.count else { return [] }
+            return summary.userEnteredCount > 0 ? [ranking.rankOfProvenance[base], ranking.rankOfProvenance[base + 1]]
+                : [ranking.rankOfProvenance[base]]
+        }
+    }
+
+    private func accumulate(_ unit: Unit, filter: Filter, separate: Bool) throws -> Partial {
+        var partial = Partial()
+        let summary = unit.summary
+        guard let range = intervalRange(summary) else { return partial }
+        partial.first = range.lowerBound
+        partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
+        // A whole chunk inside one interval costs nothing to decode.
+        if selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
+            partial.merged[interval - partial.first].add(summary)
+            if separate, let source = singleSource(summary) {
+                var perSource = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
+                perSource[interval - partial.first].add(summary)
+                partial.perSource[source] = perSource
+            }
+            partial.sources = Set(summary.provenances.compactMap { Int($0) < ranking.sourceOfProvenance.count ? Int(ranking.sourceOfProvenance[Int($0)]) : nil })
+            partial.ranks = Set(ranks(of: summary))
+            return partial
+        }
+        var columns = SampleColumns()
+        let blocks: [SampleSummary]
+        switch unit {
+        case .chunk(let chunk):
+            let file = try chunk.file()
+            blocks = file.blocks
+            let blockUsable = blocks.map { block in
+                selectsAll(block, filter) && containingInterval(block) != nil && (!separate || singleSource(block) != nil)
+            }
+            if blockUsable.contains(false) {
+                if filter.needsDetails { columns = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &columns) }
+            }
+            for (index, block) in blocks.enumerated() {
+                let rows = index * ChunkFile.blockSize..<min(summary.count, (index + 1) * ChunkFile.blockSize)
+                if blockUsable[index], let interval = containingInterval(block) {
+                    partial.merged[interval - partial.first].add(block)
+                    if separate, let source = singleSource(block) {
+                        partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block)
+                    }
+                    for provenance in block.provenances where Int(provenance) < ranking.sourceOfProvenance.count {
+                        partial.sources.insert(Int(ranking.sourceOfProvenance[Int(provenance)]))
+                    }
+                    partial.ranks.formUnion(ranks(of: block))
+                } else {
+                    accumulateRows(columns, rows: rows, filter: filter, separate: separate, into: &partial)
+                }
+            }
+        case .head(let batch):
+            accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, separate: separate, into: &partial)
+        }
+        return partial
+    }
+
+    /// Whether a decoded row is selected.
+    @inline(__always)
+    private func selects(_ columns: SampleColumns, _ row: Int, _ filter: Filter) -> Bool {
+        if !filter.hidden.isEmpty && filter.hidden.contains(columns.sequence[row]) { return false }
+        if let general = filter.general {
+            return general.matches(columns: columns, row: row, provenances: snapshot.provenances,
+                                   typeIdentifier: type.identifier, canonicalUnit: type.canonicalUnit)
+        }
+        if let selected = filter.provenanceSelected {
+            let number = Int(columns.provenance[row])
+            guard number < selected.count, selected[number] else { return false }
+        }
+        return SamplePredicate.dateMatches(start: columns.start[row], end: columns.end[row], lower: filter.lower,
+                                           upper: filter.upper, options: filter.dateOptions)
+    }
+
+    private func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, filter: Filter, separate: Bool,
+                                into partial: inout Partial) {
+        let style = type.aggregationStyle
+        let intervalCount = edges.count - 1
+        let first = partial.first
+        let sourceOfProvenance = ranking.sourceOfProvenance
+        edges.withUnsafeBufferPointer { edges in
+            columns.start.withUnsafeBufferPointer { starts in
+                columns.end.withUnsafeBufferPointer { ends in
+                    columns.value.withUnsafeBufferPointer { values in
+                        partial.merged.withUnsafeMutableBufferPointer { merged in
+                            for row in rows where selects(columns, row, filter) {
+                                let start = starts[row]
+                                let end = ends[row]
+                                let value = values[row]
+                                let energy = SampleSummary.energy(value, style: style)
+                                let sequence = columns.sequence[row]
+                                let provenance = Int(columns.provenance[row])
+                                let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
+                                partial.sources.insert(source)
+                                let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+                                if rankIndex < ranking.rankOfProvenance.count { partial.ranks.insert(ranking.rankOfProvenance[rankIndex]) }
+                                // Binary search over the integer edges: no calendar work per sample.
+                                var low = 0
+                                var high = edges.count
+                                while low < high {
+                                    let middle = (low &+ high) >> 1
+                                    if edges[middle] <= start { low = middle &+ 1 } else { high = middle }
+                                }
+                                var interval = low &- 1
+                                if start == end {
+                                    guard interval >= 0 && interval < intervalCount else { continue }
+                                    merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
+                                                                  sequence: sequence, overlap: 0)
+                                    if separate {
+                                        partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: merged.count)][interval &- first]
+                                            .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: 0)
+                                    }
+                                    continue
+                                }
+                                if interval < 0 { interval = 0 }
+                                while interval < intervalCount && edges[interval] < end {
+                                    let overlap = min(end, edges[interval &+ 1]) &- max(start, edges[interval])
+                                    if overlap > 0 {
+                                        merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
+                                                                      sequence: sequence, overlap: overlap)
+                                        if separate {
+                                            partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: merged.count)][interval &- first]
+                                                .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: overlap)
+                                        }
+                                    }
+                                    interval &+= 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Parallelism
+
+    /// Maps `body` over `items` with `DispatchQueue.concurrentPerform`, keeping the order; the first
+    /// error thrown is rethrown.
+    private func parallelMap<T, R>(_ items: [T], _ body: (T) throws -> R) throws -> [R] {
+        let slots = ResultSlots<Result<R, any Error>>(count: items.count)
+        if parallelism <= 1 || items.count <= 1 {
+            for (index, item) in items.enumerated() { slots.set(index, Result { try body(item) }) }
+        } else {
+            withoutActuallyEscaping(body) { body in
+                let box = UncheckedSendable(body)
+                let itemsBox = UncheckedSendable(items)
+                DispatchQueue.concurrentPerform(iterations: items.count) { index in
+                    slots.set(index, Result { try box.value(itemsBox.value[index]) })
+                }
+            }
+        }
+        return try slots.values().map { try $0.get() }
+    }
+
+    // MARK: Time sweep
+
+    /// Selected samples as columns sorted by start, with their rank and source.
+    struct SweepRows {
+        var start: [Int64] = []
+        var end: [Int64] = []
+        var value: [Double] = []
+        var rank: [Int32] = []
+        var source: [Int32] = []
+    }
+
+    private func gather(_ units: [Unit], filter: Filter) throws -> SweepRows {
+        let pieces = try parallelMap(units) { unit -> SweepRows in
+            var columns = SampleColumns()
+            switch unit {
+            case .chunk(let chunk):
+                let file = try chunk.file()
+                if filter.needsDetails { columns = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &columns) }
+            case .head(let batch):
+                columns = batch.columns
+            }
+            var rows = SweepRows()
+            for row in 0..<columns.count where selects(columns, row, filter) {
+                let provenance = Int(columns.provenance[row])
+                let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+                rows.start.append(columns.start[row])
+                rows.end.append(columns.end[row])
+                rows.value.append(columns.value[row])
+                rows.rank.append(rankIndex < ranking.rankOfProvenance.count ? ranking.rankOfProvenance[rankIndex] : 0)
+                rows.source.append(provenance < ranking.sourceOfProvenance.count ? ranking.sourceOfProvenance[provenance] : 0)
+            }
+            return rows
+        }
+        var all = SweepRows()
+        for piece in pieces {
+            all.start += piece.start
+            all.end += piece.end
+            all.value += piece.value
+            all.rank += piece.rank
+            all.source += piece.source
+        }
+        let order = (0..<all.start.count).sorted { all.start[$0] < all.start[$1] }
+        return SweepRows(start: order.map { all.start[$0] }, end: order.map { all.end[$0] },
+                         value: order.map { all.value[$0] }, rank: order.map { all.rank[$0] },
+                         source: order.map { all.source[$0] })
+    }
+
+    struct SweepOutput {
+        var sum: [Double]
+        var duration: [Double]
+        var perSourceDuration: [[Double]]
+    }
+
+    /// Sweeps partitions of intervals in parallel; each partition owns its intervals' results.
+    private func sweepAll(_ rows: SweepRows, separate: Bool) -> SweepOutput {
+        let intervalCount = edges.count - 1
+        let partitionCount = max(1, min(intervalCount, parallelism * 4))
+        let ranges = (0..<partitionCount).map { part in
+            (intervalCount * part / partitionCount)..<(intervalCount * (part + 1) / partitionCount)
+        }.filter { !$0.isEmpty }
+        // The running maximum of ends lets a partition find the first sample still open at its start.
+        var maximumEnd = [Int64](repeating: .min, count: rows.end.count)
+        var running = Int64.min
+        for index in 0..<rows.end.count {
+            running = max(running, rows.end[index])
+            maximumEnd[index] = running
+        }
+        let maximumEndOfPrefix = maximumEnd
+        let pieces = (try? parallelMap(ranges) { range in
+            sweep(rows, intervals: range, maximumEndOfPrefix: maximumEndOfPrefix, separate: separate)
+        }) ?? []
+        var output = SweepOutput(sum: [Double](repeating: 0, count: intervalCount),
+                                 duration: [Double](repeating: 0, count: intervalCount),
+                                 perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervalCount), count: ranking.sources.count) : [])
+        for (range, piece) in zip(ranges, pieces) {
+            for (offset, interval) in range.enumerated() {
+                output.sum[interval] = piece.sum[offset]
+                output.duration[interval] = piece.duration[offset]
+                for source in 0..<piece.perSourceDuration.count {
+                    output.perSourceDuration[source][interval] = piece.perSourceDuration[source][offset]
+                }
+            }
+        }
+        return output
+    }
+
+    private func sweep(_ rows: SweepRows, intervals: Range<Int>, maximumEndOfPrefix: [Int64], separate: Bool) -> SweepOutput {
+        var output = SweepOutput(sum: [Double](repeating: 0, count: intervals.count),
+                                 duration: [Double](repeating: 0, count: intervals.count),
+                                 perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : [])
+        let low = edges[intervals.lowerBound]
+        let high = edges[intervals.upperBound]
+        // First sample whose prefix reaches `low`, and the end of samples starting before `high`.
+        var next = partitionPoint(maximumEndOfPrefix) { $0 >= low }
+        let stop = partitionPoint(rows.start) { $0 >= high }
+        var active: [Int] = []
+        var time = low
+        var interval = intervals.lowerBound
+        var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
+        while true {
+            active.removeAll { rows.end[$0] <= time }
+            // Add samples starting at or before `time`; count zero-length ones at `time` now.
+            var instants: [Int] = []
+            while next < stop && rows.start[next] <= time {
+                if rows.start[next] == rows.end[next] {
+                    if rows.start[next] >= low && rows.start[next] == time { instants.append(next) }
+                } else if rows.end[next] > time {
+                    active.append(next)
+                }
+                next += 1
+            }
+            for instant in instants {
+                let rank = rows.rank[instant]
+                if !active.contains(where: { rows.rank[$0] < rank }) {
+                    output.sum[interval - intervals.lowerBound] += rows.value[instant]
+                }
+            }
+            if active.isEmpty {
+                guard next < stop else { break }
+                time = max(rows.start[next], low)
+                while interval + 1 <= intervals.upperBound - 1 && edges[interval + 1] <= time { interval += 1 }
+                continue
+            }
+            var sliceEnd = edges[interval + 1]
+            if next < stop { sliceEnd = min(sliceEnd, rows.start[next]) }
+            var winner = Int32.max
+            for index in active {
+                sliceEnd = min(sliceEnd, rows.end[index])
+                winner = min(winner, rows.rank[index])
+            }
+            let length = sliceEnd - time
+            if length > 0 {
+                let slot = interval - intervals.lowerBound
+                for index in active where rows.rank[index] == winner {
+                    output.sum[slot] += rows.value[index] * (Double(length) / Double(rows.end[index] - rows.start[index]))
+                }
+                output.duration[slot] += Double(length) * 1e-6
+                if separate {
+                    for index in 0..<seenSources.count { seenSources[index] = false }
+                    for index in active where !seenSources[Int(rows.source[index])] {
+                        seenSources[Int(rows.source[index])] = true
+                        output.perSourceDuration[Int(rows.source[index])][slot] += Double(length) * 1e-6
+                    }
+                }
+            }
+            time = sliceEnd
+            if time >= edges[interval + 1] {
+                interval += 1
+                if interval >= intervals.upperBound { break }
+            }
+        }
+        return output
+    }
+
+    /// The first index whose element satisfies `predicate`, for a predicate that is false then true.
+    private func partitionPoint(_ array: [Int64], _ predicate: (Int64) -> Bool) -> Int {
+        var low = 0
+        var high = array.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(array[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// Slots that concurrent iterations each write once, by index.
+final class ResultSlots<T>: @unchecked Sendable {
+    private var storage: [T?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = [T?](repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: T) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    func values() -> [T] { storage.compactMap { $0 } }
+}
+
+/// Wraps a value that is shared read-only across `concurrentPerform` iterations.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

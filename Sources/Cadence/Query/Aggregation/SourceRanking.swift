@@ -1,0 +1,75 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The sources of a snapshot, numbered densely, and their merge ranks (SPEC §5).
+///
+/// **[Cadence rule]** Sources are ranked by the priority list (the query's, else the store's) in
+/// its order; then, for sources not in it: samples flagged `HKWasUserEntered` = 1, then sources
+/// whose device is an Apple Watch, then other Apple devices, then every other source in order of
+/// first appearance in the store. The user-entered samples of an unlisted source rank as a source
+/// of their own, above that source's other samples.
+package struct SourceRanking: Sendable {
+    /// The distinct sources, in order of first appearance.
+    package let sources: [Source]
+    /// The source index of each provenance number.
+    package let sourceOfProvenance: [Int32]
+    /// The rank of each provenance number (lower wins): `[number * 2 + userEnteredFlag]`.
+    package let rankOfProvenance: [Int32]
+    /// The number of distinct ranks.
+    package let rankCount: Int
+
+    package init(provenances: [Provenance], priority: [String]) {
+        var sources: [Source] = []
+        var sourceIndexes: [Source: Int] = [:]
+        var isWatch: [Bool] = []
+        var isApple: [Bool] = []
+        var sourceOfProvenance: [Int32] = []
+        for provenance in provenances {
+            let index: Int
+            if let existing = sourceIndexes[provenance.source] {
+                index = existing
+            } else {
+                index = sources.count
+                sources.append(provenance.source)
+                sourceIndexes[provenance.source] = index
+                isWatch.append(false)
+                isApple.append(false)
+            }
+            if provenance.device?.isAppleWatch == true { isWatch[index] = true }
+            if provenance.device?.isApple == true { isApple[index] = true }
+            sourceOfProvenance.append(Int32(index))
+        }
+        let listed = Dictionary(priority.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        // A rank key per (source, user-entered): smaller keys win.
+        func key(_ source: Int, userEntered: Bool) -> (Int, Int, Int) {
+            if let position = listed[sources[source].name] { return (0, position, 0) }
+            if userEntered { return (1, source, 0) }
+            if isWatch[source] { return (2, source, 0) }
+            if isApple[source] { return (3, source, 0) }
+            return (4, source, 0)
+        }
+        var keys: [(Int, Int, Int)] = []
+        for source in 0..<sources.count {
+            keys.append(key(source, userEntered: false))
+            keys.append(key(source, userEntered: true))
+        }
+        let distinct = Array(Set(keys.map { [$0.0, $0.1, $0.2] })).sorted { $0.lexicographicallyPrecedes($1) }
+        let rankOfKey = Dictionary(distinct.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var rankOfProvenance: [Int32] = []
+        for provenance in 0..<provenances.count {
+            let source = Int(sourceOfProvenance[provenance])
+            for flag in [false, true] {
+                let value = key(source, userEntered: flag)
+                rankOfProvenance.append(Int32(rankOfKey[[value.0, value.1, value.2]] ?? 0))
+            }
+        }
+        self.sources = sources
+        self.sourceOfProvenance = sourceOfProvenance
+        self.rankOfProvenance = rankOfProvenance
+        self.rankCount = distinct.count
+    }
+}

@@ -1,0 +1,152 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The result of a ``StatisticsCollectionQuery``: statistics for every interval, enumerable
+/// (HealthKit's `HKStatisticsCollection`, SPEC §6).
+public struct StatisticsCollection: Sendable {
+    /// The query that produced it.
+    public let query: StatisticsCollectionQuery
+    let output: AggregationOutput
+    let edges: IntervalEdges
+
+    init(query: StatisticsCollectionQuery, snapshot: StoreSnapshot, parallelism: Int? = nil) throws {
+        self.query = query
+        let span = Self.dataSpan(query: query, snapshot: snapshot)
+        edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
+                                  covering: span.map { $0.lowerBound...$0.upperBound } ?? 0...0)
+        var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
+                                    options: query.options, edges: span == nil ? [] : edges.edges,
+                                    sourcePriority: query.sourcePriority)
+        if let parallelism { aggregator.parallelism = parallelism }
+        output = try aggregator.run()
+    }
+
+    /// The time span the query's samples can reach, from the summaries of the units it selects.
+    private static func dataSpan(query: StatisticsCollectionQuery, snapshot: StoreSnapshot) -> ClosedRange<Int64>? {
+        guard let type = snapshot.types[query.quantityType.identifier] else { return nil }
+        let bounds = query.predicate.pruningBounds
+        var low = Int64.max
+        var high = Int64.min
+        for summary in type.chunks.map(\.summary) + type.head.map(\.summary)
+        where summary.count > 0 && summary.maximumEnd >= bounds.endAtLeast && summary.minimumStart < bounds.startBelow {
+            low = min(low, summary.minimumStart)
+            high = max(high, summary.maximumEnd)
+        }
+        return low <= high ? low...high : nil
+    }
+
+    /// Statistics for every interval with at least one contributing sample, in order (including
+    /// partial intervals outside the predicate's dates, SPEC §6).
+    ///
+    /// - Complexity: O(*m*) for *m* intervals.
+    public func statistics() -> [Statistics] {
+        (0..<output.merged.count).filter { output.merged[$0].count > 0 }.map { statistics(atIndex: $0) }
+    }
+
+    /// The statistics of the interval containing `date`; an empty interval has `nil` values.
+    public func statistics(for date: Date) -> Statistics? {
+        let time = date.timestamp
+        if let index = edges.intervalIndex(containing: time), index < output.merged.count {
+            return statistics(atIndex: index)
+        }
+        guard let single = try? IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,
+                                              components: query.intervalComponents, covering: time...time),
+              single.count > 0 else { return nil }
+        let interval = single.interval(at: 0)
+        return emptyStatistics(start: interval.start, end: interval.end)
+    }
+
+    /// Every interval from the one containing `start` to the one containing `end`, inclusive, empty
+    /// ones with `nil` values; set the second argument to `true` to stop early.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than 50 million intervals.
+    public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
+        guard start <= end else { return }
+        let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,
+                                      components: query.intervalComponents, covering: start.timestamp...end.timestamp)
+        var stop = false
+        for index in 0..<range.count {
+            let number = range.intervalNumber(at: index)
+            let local = number - edges.firstIntervalNumber
+            let statistics: Statistics
+            if local >= 0 && local < output.merged.count {
+                statistics = self.statistics(atIndex: local)
+            } else {
+                let interval = range.interval(at: index)
+                statistics = emptyStatistics(start: interval.start, end: interval.end)
+            }
+            try body(statistics, &stop)
+            if stop { return }
+        }
+    }
+
+    /// Every interval from the one containing `start` to the one containing `end`, as an array.
+    public func statistics(from start: Date, to end: Date) throws -> [Statistics] {
+        var result: [Statistics] = []
+        try enumerateStatistics(from: start, to: end) { statistics, _ in result.append(statistics) }
+        return result
+    }
+
+    /// The sources that contributed to any interval.
+    public func sources() -> Set<Source> {
+        if !output.perSource.isEmpty {
+            return Set(output.perSource.indices.filter { source in output.perSource[source].contains { $0.count > 0 } }
+                .map { output.sources[$0] })
+        }
+        return []
+    }
+
+    private func emptyStatistics(start: Int64, end: Int64) -> Statistics {
+        Statistics(quantityType: query.quantityType, startDate: Date(timestamp: start), endDate: Date(timestamp: end),
+                   merged: Statistics.Values(), bySource: [:])
+    }
+
+    func statistics(atIndex index: Int) -> Statistics {
+        let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
+        return builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1])
+    }
+}
+
+/// Turns accumulated intervals into ``Statistics`` values, applying the nil rules of SPEC §3.
+struct StatisticsBuilder {
+    let type: QuantityType
+    let options: StatisticsOptions
+    let output: AggregationOutput
+
+    func values(_ accumulator: IntervalAccumulator, mergedSum: Double?, duration: Double?) -> Statistics.Values {
+        var values = Statistics.Values()
+        guard accumulator.count > 0 else { return values }
+        values.isEmpty = false
+        let style = type.aggregationStyle
+        if options.contains(.cumulativeSum) && !style.isDiscrete { values.sum = mergedSum ?? accumulator.sum }
+        if style.isDiscrete {
+            if options.contains(.discreteAverage) { values.average = accumulator.average(style: style) }
+            if options.contains(.discreteMin) { values.minimum = accumulator.minimum }
+            if options.contains(.discreteMax) { values.maximum = accumulator.maximum }
+        }
+        if options.contains(.mostRecent) {
+            values.mostRecent = accumulator.mostRecentValue
+            values.mostRecentInterval = DateInterval(start: Date(timestamp: accumulator.mostRecentStart),
+                                                     end: Date(timestamp: accumulator.mostRecentEnd))
+        }
+        if options.contains(.duration) { values.duration = duration ?? 0 }
+        return values
+    }
+
+    func statistics(interval index: Int, start: Int64, end: Int64) -> Statistics {
+        let merged = values(output.merged[index], mergedSum: output.mergedSum?[index], duration: output.duration?[index])
+        var bySource: [Source: Statistics.Values] = [:]
+        for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
+            let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
+            bySource[output.sources[source]] = values(accumulators[index], mergedSum: nil, duration: duration)
+        }
+        return Statistics(quantityType: type, startDate: Date(timestamp: start), endDate: Date(timestamp: end),
+                          merged: merged, bySource: bySource)
+    }
+}

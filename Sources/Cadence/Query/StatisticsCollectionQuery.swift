@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Statistics over a series of calendar intervals (HealthKit's `HKStatisticsCollectionQuery`, SPEC §6).
+///
+///     let query = try StatisticsCollectionQuery(
+///         quantityType: .stepCount, options: .cumulativeSum,
+///         anchorDate: midnight, intervalComponents: .days(1))
+///     let collection = try store.execute(query)
+///     collection.enumerateStatistics(from: monday, to: sunday) { day, _ in print(day.sumQuantity()) }
+///
+/// Interval *k* (any integer) starts at `calendar.date(byAdding: intervalComponents × k, to: anchorDate)`,
+/// computed from the anchor each time. Day, week, month and year intervals follow the local wall
+/// clock of the calendar's time zone (a day lasts 23 or 25 hours across DST); hour and minute
+/// intervals have fixed lengths **[Cadence rule]**. The edges are generated once per query and
+/// samples find their interval by binary search over them.
+public struct StatisticsCollectionQuery: Sendable {
+    /// The type to aggregate.
+    public var quantityType: QuantityType
+    /// Which samples to use; it selects samples but never cuts them (SPEC §4).
+    public var predicate: SamplePredicate
+    /// The statistics to compute.
+    public var options: StatisticsOptions
+    /// The start of interval 0.
+    public var anchorDate: Date
+    /// The length of one interval.
+    public var intervalComponents: IntervalComponents
+    /// The calendar (and so the time zone) of the intervals.
+    public var calendar: Calendar
+    /// Sources in merge priority order; `nil` uses the store's list (SPEC §5).
+    public var sourcePriority: [String]?
+
+    /// Creates a query, validating its options against the type.
+    ///
+    /// - Parameters:
+    ///   - calendar: Defaults to a Gregorian calendar in the host's time zone.
+    /// - Throws: ``CadenceError/Code/invalidQuery`` for an option the type's style does not allow;
+    ///   ``CadenceError/Code/incompatibleUnits`` for a quantity predicate in the wrong unit.
+    public init(quantityType: QuantityType, quantitySamplePredicate: SamplePredicate = .all, options: StatisticsOptions,
+                anchorDate: Date, intervalComponents: IntervalComponents, calendar: Calendar? = nil,
+                sourcePriority: [String]? = nil) throws {
+        try options.validate(for: quantityType)
+        try quantitySamplePredicate.validate(for: quantityType)
+        self.quantityType = quantityType
+        self.predicate = quantitySamplePredicate
+        self.options = options
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+        self.calendar = calendar ?? Self.hostCalendar
+        self.sourcePriority = sourcePriority
+    }
+
+    /// A Gregorian calendar in the host's time zone.
+    public static var hostCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        return calendar
+    }
+}
+
+extension HealthStore {
+    /// Runs a statistics-collection query on the current snapshot.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming a damaged chunk (never wrong numbers);
+    ///   ``CadenceError/Code/invalidQuery`` when the data's span would need more than 50 million intervals.
+    /// - Complexity: O(*c* + *m*) for *c* chunks and *m* intervals when summaries answer, plus the
+    ///   samples that must be decoded, spread over the cores.
+    public func execute(_ query: StatisticsCollectionQuery) throws -> StatisticsCollection {
+        try StatisticsCollection(query: query, snapshot: snapshot())
+    }
+
+    /// Runs a statistics-collection query off the caller's thread.
+    public func statisticsCollection(_ query: StatisticsCollectionQuery) async throws -> StatisticsCollection {
+        let snapshot = snapshot()
+        return try await Task.detached { try StatisticsCollection(query: query, snapshot: snapshot) }.value
+    }
+}

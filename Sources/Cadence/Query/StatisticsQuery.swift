@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Statistics over every matching sample, with no intervals (HealthKit's `HKStatisticsQuery`, SPEC §7).
+///
+/// Values contribute in full (no proration); the result's start and end are the earliest start
+/// and latest end of the matching samples. No matching sample gives a result whose values are
+/// all `nil` (``Statistics/isEmpty``), not an error.
+public struct StatisticsQuery: Sendable {
+    /// The type to aggregate.
+    public var quantityType: QuantityType
+    /// Which samples to use.
+    public var predicate: SamplePredicate
+    /// The statistics to compute.
+    public var options: StatisticsOptions
+    /// Sources in merge priority order; `nil` uses the store's list.
+    public var sourcePriority: [String]?
+
+    /// Creates a query, validating its options against the type.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` for an option the type's style does not allow.
+    public init(quantityType: QuantityType, quantitySamplePredicate: SamplePredicate = .all,
+                options: StatisticsOptions, sourcePriority: [String]? = nil) throws {
+        try options.validate(for: quantityType)
+        try quantitySamplePredicate.validate(for: quantityType)
+        self.quantityType = quantityType
+        self.predicate = quantitySamplePredicate
+        self.options = options
+        self.sourcePriority = sourcePriority
+    }
+}
+
+extension HealthStore {
+    /// Runs a statistics query on the current snapshot.
+    ///
+    /// - Complexity: O(*c*) for *c* chunks when their summaries answer, plus decoded samples.
+    public func execute(_ query: StatisticsQuery) throws -> Statistics {
+        let aggregator = Aggregator(snapshot: snapshot(), type: query.quantityType, predicate: query.predicate,
+                                    options: query.options, edges: [Int64.min, Int64.max],
+                                    sourcePriority: query.sourcePriority)
+        let output = try aggregator.run()
+        let accumulator = output.merged.first ?? IntervalAccumulator()
+        let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
+        let start = accumulator.count > 0 ? accumulator.earliestStart : 0
+        let end = accumulator.count > 0 ? accumulator.latestEnd : 0
+        return builder.statistics(interval: 0, start: start, end: end)
+    }
+}

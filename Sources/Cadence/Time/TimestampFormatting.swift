@@ -1,0 +1,174 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Formats a timestamp as RFC 3339 in a time zone's local time.
+///
+///     formatRFC3339(1710054000000000, timeZone: newYork)   // "2024-03-10T03:00:00-04:00"
+///
+/// The offset is the zone's offset at that instant (`timeZone.secondsFromGMT(for:)`), written
+/// `Z` when it is zero. Fractional seconds appear only when nonzero: three digits when the
+/// microseconds are whole milliseconds, six otherwise. Offsets with seconds, such as a zone's local
+/// mean time before 1883, are rounded to the minute, and the local time printed matches the
+/// rounded offset, so ``parseRFC3339(_:)`` gives back the same timestamp.
+///
+/// Timestamps whose local year falls outside 0000…9999 are written with more digits or a minus
+/// sign; that text is not valid RFC 3339.
+///
+/// - Parameters:
+///   - timestamp: The instant.
+///   - timeZone: The zone whose local time and offset to show.
+/// - Returns: Text such as `2024-03-10T03:00:00-04:00` or `2024-03-10T08:00:00.123Z`.
+/// - Complexity: O(1); one time zone lookup and one string allocation.
+public func formatRFC3339(_ timestamp: Timestamp, timeZone: TimeZone) -> String {
+    formatRFC3339(timestamp, secondsFromGMT: timeZone.secondsFromGMT(for: Date(timestamp: timestamp)))
+}
+
+/// Formats a timestamp as RFC 3339 at a fixed UTC offset.
+///
+/// - Parameters:
+///   - timestamp: The instant.
+///   - secondsFromGMT: The offset east of UTC; rounded to the minute and limited to ±23:59.
+/// - Returns: Text as ``formatRFC3339(_:timeZone:)`` produces.
+package func formatRFC3339(_ timestamp: Timestamp, secondsFromGMT: Int) -> String {
+    let local = LocalTime(timestamp, secondsFromGMT: secondsFromGMT)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+        var text = TimestampText(buffer: buffer)
+        text.appendDateAndTime(local, separator: UInt8(ascii: "T"))
+        if local.microsecond != 0 {
+            text.append(UInt8(ascii: "."))
+            if local.microsecond % 1_000 == 0 {
+                text.appendDigits(local.microsecond / 1_000, width: 3)
+            } else {
+                text.appendDigits(local.microsecond, width: 6)
+            }
+        }
+        if local.offsetMinutes == 0 {
+            text.append(UInt8(ascii: "Z"))
+        } else {
+            text.append(local.offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            text.appendDigits(abs(local.offsetMinutes) / 60, width: 2)
+            text.append(UInt8(ascii: ":"))
+            text.appendDigits(abs(local.offsetMinutes) % 60, width: 2)
+        }
+        return text.string
+    }
+}
+
+/// Formats a timestamp in the Apple Health export format `yyyy-MM-dd HH:mm:ss ±HHMM`.
+///
+///     formatExport(1485104272000000, timeZone: helsinki)   // "2017-01-22 18:57:52 +0200"
+///
+/// The format has no fractional seconds: they are dropped (the time is truncated to the second).
+/// Offsets are taken and rounded as in ``formatRFC3339(_:timeZone:)``; a zero offset is `+0000`.
+///
+/// - Parameters:
+///   - timestamp: The instant.
+///   - timeZone: The zone whose local time and offset to show.
+/// - Returns: Text such as `2017-01-22 18:57:52 +0200`.
+/// - Complexity: O(1); one time zone lookup and one string allocation.
+public func formatExport(_ timestamp: Timestamp, timeZone: TimeZone) -> String {
+    formatExport(timestamp, secondsFromGMT: timeZone.secondsFromGMT(for: Date(timestamp: timestamp)))
+}
+
+/// Formats a timestamp in the Apple Health export format at a fixed UTC offset.
+///
+/// - Parameters:
+///   - timestamp: The instant.
+///   - secondsFromGMT: The offset east of UTC; rounded to the minute and limited to ±23:59.
+/// - Returns: Text as ``formatExport(_:timeZone:)`` produces.
+package func formatExport(_ timestamp: Timestamp, secondsFromGMT: Int) -> String {
+    let local = LocalTime(timestamp, secondsFromGMT: secondsFromGMT)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+        var text = TimestampText(buffer: buffer)
+        text.appendDateAndTime(local, separator: UInt8(ascii: " "))
+        text.append(UInt8(ascii: " "))
+        text.append(local.offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        text.appendDigits(abs(local.offsetMinutes) / 60, width: 2)
+        text.appendDigits(abs(local.offsetMinutes) % 60, width: 2)
+        return text.string
+    }
+}
+
+/// The civil fields of an instant at a whole-minute UTC offset.
+private struct LocalTime {
+    var year: Int64
+    var month: Int64
+    var day: Int64
+    var secondOfDay: Int64
+    var microsecond: Int64
+    var offsetMinutes: Int64
+
+    init(_ timestamp: Timestamp, secondsFromGMT: Int) {
+        // Round to the nearest minute (halves away from zero), then limit to what ±HH:MM can show.
+        let limit: Int64 = 23 * 60 + 59
+        let magnitude = Int64(Swift.min(secondsFromGMT.magnitude, 86_400))
+        let minutes = Swift.min((magnitude + 30) / 60, limit)
+        offsetMinutes = secondsFromGMT < 0 ? -minutes : minutes
+        let seconds = TimestampArithmetic.floorDivide(timestamp, TimestampArithmetic.microsecondsPerSecond)
+        microsecond = TimestampArithmetic.floorModulo(timestamp, TimestampArithmetic.microsecondsPerSecond)
+        let localSeconds = seconds + offsetMinutes * 60
+        let dayNumber = TimestampArithmetic.floorDivide(localSeconds, 86_400)
+        secondOfDay = TimestampArithmetic.floorModulo(localSeconds, 86_400)
+        (year, month, day) = ProlepticGregorian.civilDate(dayNumber: dayNumber)
+    }
+}
+
+/// Writes ASCII into a small fixed buffer; the buffer is always large enough for a timestamp.
+private struct TimestampText {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ byte: UInt8) {
+        guard count < buffer.count else { return }
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// Appends a non-negative value in decimal, zero-padded to at least `width` digits.
+    mutating func appendDigits(_ value: Int64, width: Int) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let total = Swift.max(width, digitCount)
+        guard count + total <= buffer.count else { return }
+        var remaining = value
+        for index in stride(from: count + total - 1, through: count, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        count += total
+    }
+
+    /// Appends `yyyy-MM-dd?HH:mm:ss`.
+    mutating func appendDateAndTime(_ local: LocalTime, separator: UInt8) {
+        if local.year < 0 { append(UInt8(ascii: "-")) }
+        appendDigits(abs(local.year), width: 4)
+        append(UInt8(ascii: "-"))
+        appendDigits(local.month, width: 2)
+        append(UInt8(ascii: "-"))
+        appendDigits(local.day, width: 2)
+        append(separator)
+        appendDigits(local.secondOfDay / 3_600, width: 2)
+        append(UInt8(ascii: ":"))
+        appendDigits(local.secondOfDay / 60 % 60, width: 2)
+        append(UInt8(ascii: ":"))
+        appendDigits(local.secondOfDay % 60, width: 2)
+    }
+
+    var string: String {
+        String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,146 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+import Testing
+
+@Suite("IntervalComponents")
+struct IntervalComponentsTests {
+    @Test("parses the command-line syntax", arguments: [
+        // Fifteen minutes, the usual sub-hour bucket.
+        ("15min", 15, IntervalComponents.Unit.minute),
+        // One hour.
+        ("1h", 1, .hour),
+        // One day.
+        ("1d", 1, .day),
+        // Two weeks.
+        ("2w", 2, .week),
+        // One month: "mo", not "m", which would be ambiguous.
+        ("1mo", 1, .month),
+        // One year.
+        ("1y", 1, .year),
+        // The count may be omitted and means 1.
+        ("d", 1, .day),
+        // Omitted count for minutes.
+        ("min", 1, .minute),
+        // Leading zeros are only digits.
+        ("007h", 7, .hour),
+        // Larger counts.
+        ("90min", 90, .minute),
+    ])
+    func parses(text: String, count: Int, unit: IntervalComponents.Unit) throws {
+        let components = try IntervalComponents(parsing: text)
+        #expect(components.count == count)
+        #expect(components.unit == unit)
+        #expect(try IntervalComponents(parsing: components.description) == components)
+    }
+
+    @Test("rejects malformed, zero and negative intervals", arguments: [
+        // Zero is not a positive multiple.
+        "0h",
+        // Zero with an omitted-looking prefix.
+        "00d",
+        // Negative counts are not part of the syntax.
+        "-1d",
+        // An explicit plus sign is not part of the syntax either.
+        "+1d",
+        // "m" is ambiguous between minutes and months.
+        "5m",
+        // Unknown unit.
+        "3s",
+        // Long unit names are not accepted.
+        "1day",
+        // Upper case is not accepted.
+        "1H",
+        // Whitespace is not accepted.
+        " 1h",
+        // A count without a unit.
+        "15",
+        // Empty text.
+        "",
+        // The unit must come last.
+        "h1",
+        // Too many digits to be a count.
+        "1234567890123456789012h",
+        // Longer than 10 000 years.
+        "10001y",
+    ])
+    func rejects(text: String) {
+        let error = #expect(throws: CadenceError.self) { try IntervalComponents(parsing: text) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("\"\(text)\"") == true)
+    }
+
+    @Test("factories validate their count")
+    func factories() throws {
+        #expect(try IntervalComponents.minutes(5).description == "5min")
+        #expect(try IntervalComponents.hours(2).description == "2h")
+        #expect(try IntervalComponents.days(3).description == "3d")
+        #expect(try IntervalComponents.weeks(1).description == "1w")
+        #expect(try IntervalComponents.months(6).description == "6mo")
+        #expect(try IntervalComponents.years(10).description == "10y")
+        #expect(throws: CadenceError.self) { try IntervalComponents.hours(0) }
+        #expect(throws: CadenceError.self) { try IntervalComponents.days(-1) }
+        #expect(throws: CadenceError.self) { try IntervalComponents.minutes(Int.max) }
+        #expect(try IntervalComponents.minutes(1).isFixedLength)
+        #expect(try IntervalComponents.hours(1).isFixedLength)
+        #expect(try !IntervalComponents.days(1).isFixedLength)
+    }
+
+    @Test("converts to and from DateComponents", arguments: [
+        // Minutes.
+        (DateComponents(minute: 15), "15min"),
+        // Hours.
+        (DateComponents(hour: 1), "1h"),
+        // Days.
+        (DateComponents(day: 1), "1d"),
+        // HealthKit's usual weekly components stay seven days.
+        (DateComponents(day: 7), "7d"),
+        // Weeks travel as weekOfYear.
+        (DateComponents(weekOfYear: 2), "2w"),
+        // Months.
+        (DateComponents(month: 3), "3mo"),
+        // Years.
+        (DateComponents(year: 1), "1y"),
+        // Zero-valued extra fields are ignored.
+        (DateComponents(hour: 0, minute: 30), "30min"),
+    ])
+    func dateComponents(components: DateComponents, expected: String) throws {
+        let interval = try IntervalComponents(components)
+        #expect(interval.description == expected)
+        #expect(try IntervalComponents(interval.dateComponents) == interval)
+    }
+
+    @Test("rejects DateComponents that are not one positive unit", arguments: [
+        // Nothing set.
+        DateComponents(),
+        // Two units.
+        DateComponents(hour: 1, minute: 30),
+        // Seconds are not an interval unit.
+        DateComponents(second: 30),
+        // Negative.
+        DateComponents(day: -1),
+        // A unit plus an unsupported field.
+        DateComponents(day: 1, second: 5),
+    ])
+    func rejectsDateComponents(components: DateComponents) {
+        let error = #expect(throws: CadenceError.self) { try IntervalComponents(components) }
+        #expect(error?.code == .invalidArgument)
+    }
+
+    @Test("encodes as its textual form")
+    func codable() throws {
+        let value = [try IntervalComponents.minutes(15), try IntervalComponents.months(1)]
+        let data = try JSONEncoder().encode(value)
+        #expect(String(decoding: data, as: UTF8.self) == #"["15min","1mo"]"#)
+        #expect(try JSONDecoder().decode([IntervalComponents].self, from: data) == value)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([IntervalComponents].self, from: Data(#"["0h"]"#.utf8))
+        }
+    }
+}
