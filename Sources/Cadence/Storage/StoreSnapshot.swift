@@ -105,4 +105,14 @@ package final class ChunkHandle: Sendable {
         loaded.withLock { $0 = file }
         return file
     }
+
+    /// Reads the file again from disk (bypassing the cache) and checks every checksum in it.
+    package func verifyOnDisk() throws {
+        let bytes = try fileSystem.readFile(path)
+        let file = try ChunkFile(bytes: bytes, path: path)
+        guard file.summary == summary, bytes.count == byteCount else {
+            throw CadenceError(.corruptFile, "the chunk does not match the manifest's summary", path: path)
+        }
+        try file.verify()
+    }
 }

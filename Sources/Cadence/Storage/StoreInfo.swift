@@ -1,0 +1,100 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// What a store holds and what it costs on disk (`cadence info`).
+public struct StoreInfo: Sendable, Codable {
+    /// One type's figures.
+    public struct TypeInfo: Sendable, Codable {
+        /// The type's identifier.
+        public var identifier: String
+        /// The canonical unit.
+        public var unit: String
+        /// Samples present (deleted ones excluded).
+        public var samples: Int
+        /// Distinct sources.
+        public var sources: [String]
+        /// The earliest start and latest end.
+        public var firstStart: Date?
+        public var lastEnd: Date?
+        /// Chunk files.
+        public var chunks: Int
+        /// Bytes of chunk files.
+        public var bytesOnDisk: Int
+        /// Samples not yet flushed into chunks (they are in the write-ahead log).
+        public var unflushedSamples: Int
+        /// Bytes per flushed sample, explicit UUIDs included.
+        public var bytesPerSample: Double?
+    }
+
+    /// The store's directory.
+    public var path: String
+    /// The store's identity.
+    public var storeIdentifier: UUID
+    /// The last change sequence.
+    public var lastSequence: Int64
+    /// Per type, sorted by identifier.
+    public var types: [TypeInfo]
+    /// All samples.
+    public var totalSamples: Int
+    /// All chunk bytes.
+    public var totalChunkBytes: Int
+    /// Bytes of the manifest and the write-ahead log.
+    public var metadataBytes: Int
+    /// Retained deleted objects.
+    public var deletedObjects: Int
+}
+
+extension HealthStore {
+    /// Figures about the store, from the manifest's summaries (no chunk is decompressed).
+    ///
+    /// - Complexity: O(*c*) for *c* chunks.
+    public func info() throws -> StoreInfo {
+        let snapshot = snapshot()
+        var types: [StoreInfo.TypeInfo] = []
+        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
+            let summaries = type.chunks.map(\.summary) + type.head.map(\.summary)
+            let names = Set(summaries.flatMap(\.provenances).compactMap {
+                Int($0) < snapshot.provenances.count ? snapshot.provenances[Int($0)].source.name : nil
+            })
+            let flushed = type.chunks.reduce(0) { $0 + $1.summary.count }
+            let bytes = type.chunks.reduce(0) { $0 + $1.byteCount }
+            let first = summaries.filter { $0.count > 0 }.map(\.minimumStart).min()
+            let last = summaries.filter { $0.count > 0 }.map(\.maximumEnd).max()
+            types.append(StoreInfo.TypeInfo(
+                identifier: identifier, unit: type.type.canonicalUnit.unitString, samples: type.sampleCount,
+                sources: names.sorted(), firstStart: first.map { Date(timestamp: $0) }, lastEnd: last.map { Date(timestamp: $0) },
+                chunks: type.chunks.count, bytesOnDisk: bytes, unflushedSamples: type.headCount,
+                bytesPerSample: flushed > 0 ? Double(bytes) / Double(flushed) : nil))
+        }
+        var metadataBytes = 0
+        for name in (try? fileSystem.contentsOfDirectory(path)) ?? [] where name == Manifest.fileName || name.hasSuffix(".log") {
+            metadataBytes += (try? fileSystem.readFile(path + "/" + name).count) ?? 0
+        }
+        return StoreInfo(path: path, storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
+                         types: types, totalSamples: types.reduce(0) { $0 + $1.samples },
+                         totalChunkBytes: types.reduce(0) { $0 + $1.bytesOnDisk }, metadataBytes: metadataBytes,
+                         deletedObjects: snapshot.tombstones.count)
+    }
+
+    /// Checks every checksum of every chunk file (and, by having opened, the manifest and log).
+    ///
+    /// - Returns: The problems found, one per damaged file; empty when the store is intact.
+    /// - Complexity: O(*n*): every chunk is read and decoded.
+    public func verify() -> [CadenceError] {
+        var problems: [CadenceError] = []
+        for type in snapshot().types.values {
+            for chunk in type.chunks {
+                do { try chunk.verifyOnDisk() } catch let error as CadenceError { problems.append(error) } catch {
+                    problems.append(CadenceError(.corruptFile, "\(error)", path: chunk.path))
+                }
+            }
+        }
+        return problems.sorted { ($0.path ?? "") < ($1.path ?? "") }
+    }
+}
