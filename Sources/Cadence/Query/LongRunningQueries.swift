@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// A notification that samples of some types changed (HealthKit's `HKObserverQuery` callback).
+public struct ObserverNotification: Sendable {
+    /// The types whose samples a committed transaction touched (all observed types for the first one).
+    public var quantityTypes: [QuantityType]
+    /// The store's position after the transaction.
+    public var anchor: QueryAnchor
+}
+
+/// An update of a long-running statistics-collection query.
+public struct StatisticsCollectionUpdate: Sendable {
+    /// The collection as of the update.
+    public var collection: StatisticsCollection
+    /// The intervals whose statistics may have changed (every interval for the initial result).
+    public var changedIntervals: [DateInterval]
+}
+
+extension HealthStore {
+    /// Runs `body` for each committed change until the task is cancelled: the engine behind the
+    /// long-running queries. The first call happens at once with `nil`.
+    private func changeStream<Element: Sendable>(
+        _ makeElement: @escaping @Sendable (StoreChange?) throws -> Element?
+    ) -> AsyncThrowingStream<Element, any Error> {
+        AsyncThrowingStream { continuation in
+            do {
+                if let first = try makeElement(nil) { continuation.yield(first) }
+            } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+            let token = observers.add { change in
+                do {
+                    if let element = try makeElement(change) { continuation.yield(element) }
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { [observers] _ in observers.remove(token) }
+        }
+    }
+
+    /// Notifications for changes to `types`: one when observation starts, then one per committed
+    /// transaction that touches samples of those types **[Cadence rule]**. Cancelling the
+    /// iterating task stops it.
+    public func observe(_ types: [QuantityType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        return changeStream { [self] change in
+            let snapshot = snapshot()
+            let anchor = QueryAnchor(storeIdentifier: snapshot.storeIdentifier, sequence: change?.lastSequence ?? snapshot.lastSequence)
+            guard let change else { return ObserverNotification(quantityTypes: types, anchor: anchor) }
+            let touched = types.filter { change.types[$0.identifier] != nil }
+            return touched.isEmpty ? nil : ObserverNotification(quantityTypes: touched, anchor: anchor)
+        }
+    }
+
+    /// A long-running anchored query: the first page of changes after `query.anchor` (without a
+    /// limit), then one result per committed transaction that touches matching samples.
+    public func anchoredUpdates(_ query: AnchoredObjectQuery) -> AsyncThrowingStream<AnchoredObjectQuery.Result, any Error> {
+        let position = LockedValue(query.anchor)
+        return changeStream { [self] change in
+            if let change, change.types[query.quantityType.identifier] == nil { return nil }
+            var next = query
+            next.anchor = position.value
+            next.limit = 0
+            let result = try Self.changes(next, snapshot: snapshot())
+            position.value = result.anchor
+            if change != nil && result.samples.isEmpty && result.deletedObjects.isEmpty { return nil }
+            return result
+        }
+    }
+
+    /// A long-running statistics-collection query: the initial collection, then a new collection
+    /// with the intervals that changed after each committed transaction touching the type
+    /// (a delete that empties an interval turns its values to `nil`).
+    public func statisticsCollectionUpdates(_ query: StatisticsCollectionQuery)
+        -> AsyncThrowingStream<StatisticsCollectionUpdate, any Error>
+    {
+        changeStream { [self] change in
+            if let change, change.types[query.quantityType.identifier] == nil { return nil }
+            let collection = try execute(query)
+            guard let change, let extent = change.types[query.quantityType.identifier] else {
+                let all = collection.statistics().map { DateInterval(start: $0.startDate, end: $0.endDate) }
+                return StatisticsCollectionUpdate(collection: collection, changedIntervals: all)
+            }
+            let changed = try collection.statistics(from: Date(timestamp: extent.start), to: Date(timestamp: extent.end))
+                .map { DateInterval(start: $0.startDate, end: $0.endDate) }
+            return StatisticsCollectionUpdate(collection: collection, changedIntervals: changed)
+        }
+    }
+}
+
+/// A value shared by the callbacks of one long-running query.
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,176 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// The fast path (summaries, blocks, parallel kernels, sweeps) against the naive reference of
+/// `ReferenceAggregator.swift`, on random data saved across chunks, head batches and deletes.
+@Suite("Queries agree with the naive reference")
+struct QueryPropertyTests {
+    static let watch = Provenance(source: Source(name: "Watch"), device: Device(
+        description: "<<HKDevice: 0x1>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10>"))
+    static let phone = Provenance(source: Source(name: "iPhone"), device: Device(
+        description: "<<HKDevice: 0x2>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17>"))
+    static let scale = Provenance(source: Source(name: "Scale"))
+    /// Rank keys as SPEC §5 orders them for these sources (no priority list).
+    static func rank(source: Int, userEntered: Bool) -> Int {
+        if userEntered { return 100 + source }
+        return [200, 300, 400][source] + source
+    }
+
+    /// Random samples of one type over 40 days around the spring DST changes, saved in random
+    /// batches into a store with small chunks, with some deleted; returns the survivors.
+    static func makeStore(type: QuantityType, seed: UInt64, total: Int = 4_000) throws -> (HealthStore, [ReferenceSample]) {
+        var random = TestRandom(seed: seed)
+        var options = HealthStore.Options()
+        options.chunkCapacity = 1_500
+        options.flushThreshold = 2_000
+        let store = HealthStore.inMemory(options: options)
+        let base: Int64 = 1_709_251_200_000_000  // 2024-03-01T00:00:00Z
+        let span: Int64 = 40 * 86_400_000_000
+        var reference: [ReferenceSample] = []
+        var sequence: Int64 = 0
+        let provenances = [watch, phone, scale]
+        var saved = 0
+        while saved < total {
+            var batch = QuantitySampleBatch(type: type)
+            for provenance in provenances { _ = batch.addProvenance(provenance) }
+            let size = min(total - saved, Int.random(in: 1...900, using: &random))
+            for _ in 0..<size {
+                let source = saved < 3 ? saved : Int.random(in: 0..<3, using: &random)
+                var start = base + Int64.random(in: 0..<span, using: &random) / 1_000_000 * 1_000_000
+                if let previous = reference.last, Int.random(in: 0..<10, using: &random) == 0 { start = previous.start }
+                let kind = Int.random(in: 0..<20, using: &random)
+                let length: Int64 = kind < 6 ? 0 : kind < 16 ? Int64.random(in: 60...1_800, using: &random)
+                    : kind < 19 ? Int64.random(in: 3_600...21_600, using: &random) : Int64.random(in: 86_400...259_200, using: &random)
+                let value = type.aggregationStyle == .cumulative ? Double(Int.random(in: 0...500, using: &random))
+                    : Double(Int.random(in: 400...1_200, using: &random)) / 10
+                let userEntered = Int.random(in: 0..<25, using: &random) == 0
+                try batch.append(startTimestamp: start, endTimestamp: start + length * 1_000_000, value: value,
+                                 provenanceIndex: source, metadata: userEntered ? [MetadataKey.wasUserEntered: "1"] : [:])
+                sequence += 1
+                reference.append(ReferenceSample(start: start, end: start + length * 1_000_000, value: value,
+                                                 source: provenances[source].source.name,
+                                                 rank: rank(source: source, userEntered: userEntered), sequence: sequence))
+                saved += 1
+            }
+            let summary = try store.save(batch)
+            // Identical rows are one sample (derived UUIDs): drop the repeats from the reference too.
+            if summary.duplicates > 0 {
+                var seen = Set<String>()
+                reference = reference.filter { seen.insert("\($0.start) \($0.end) \($0.value) \($0.source)").inserted }
+                sequence = Int64(reference.count)
+                for index in reference.indices { reference[index].sequence = Int64(index + 1) }
+            }
+        }
+        // Delete a random window of one source's samples.
+        let lower = base + Int64.random(in: 0..<span, using: &random)
+        let upper = lower + 86_400_000_000
+        try store.deleteSamples(of: type, matching: .samples(start: Date(timestamp: lower), end: Date(timestamp: upper),
+                                                             options: .strictStartDate) && .sources(named: ["iPhone"]))
+        reference.removeAll { $0.source == "iPhone" && $0.start >= lower && $0.start < upper }
+        return (store, reference)
+    }
+
+    static let zones = ["UTC", "America/New_York", "Europe/Berlin", "Australia/Lord_Howe"]
+
+    @Test("Collections agree with the reference for every style, interval, zone and predicate",
+          arguments: [(QuantityType.stepCount, UInt64(1)), (.heartRate, UInt64(2)), (.bodyMass, UInt64(3)),
+                      (QuantityType.known("environmentalAudioExposure") ?? .heartRate, UInt64(4)), (.stepCount, UInt64(5))])
+    func collections(type: QuantityType, seed: UInt64) throws {
+        let (store, samples) = try Self.makeStore(type: type, seed: seed)
+        var random = TestRandom(seed: seed &* 7919)
+        let intervals: [IntervalComponents] = [try .minutes(5), try .hours(1), try .days(1), try .weeks(1), try .months(1), try .years(1)]
+        let allOptions: StatisticsOptions = type.aggregationStyle == .cumulative
+            ? [.cumulativeSum, .mostRecent, .duration] : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration]
+        for round in 0..<12 {
+            let components = intervals[round % intervals.count]
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try timeZone(named: Self.zones[Int.random(in: 0..<Self.zones.count, using: &random)])
+            let anchorOffset = Int64.random(in: -400...400, using: &random) * 86_400_000_000 + Int64.random(in: 0..<24, using: &random) * 3_600_000_000
+            let anchor = Date(timestamp: 1_709_251_200_000_000 + anchorOffset)
+            let lower = 1_709_251_200_000_000 + Int64.random(in: 0..<(30 * 86_400), using: &random) * 1_000_000
+            let upper = lower + Int64.random(in: 1...(10 * 86_400), using: &random) * 1_000_000
+            let strictStart = Bool.random(using: &random)
+            let strictEnd = Bool.random(using: &random)
+            let useDates = round % 3 != 0
+            let sourceFilter: Set<String>? = round % 4 == 1 ? ["Watch", "Scale"] : nil
+            var predicate = SamplePredicate.all
+            if useDates {
+                var dateOptions: SamplePredicate.DateOptions = []
+                if strictStart { dateOptions.insert(.strictStartDate) }
+                if strictEnd { dateOptions.insert(.strictEndDate) }
+                predicate = .samples(start: Date(timestamp: lower), end: Date(timestamp: upper), options: dateOptions)
+            }
+            if let sourceFilter { predicate = predicate && .sources(named: sourceFilter) }
+            var options = allOptions
+            if round % 2 == 0 { options.insert(.separateBySource) }
+            let query = try StatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate, options: options,
+                                                      anchorDate: anchor, intervalComponents: components, calendar: calendar)
+            let collection = try store.execute(query)
+            let selected = samples.filter { sample in
+                (!useDates || referenceDateMatches(sample, lower: lower, upper: upper, strictStart: strictStart, strictEnd: strictEnd))
+                    && (sourceFilter?.contains(sample.source) ?? true)
+            }
+            // Compare over a window (two days for fine intervals, everything for coarse ones).
+            let windowStart = Date(timestamp: components.isFixedLength ? lower : 1_709_251_200_000_000 - 30 * 86_400_000_000)
+            let windowEnd = Date(timestamp: components.isFixedLength ? lower + 2 * 86_400_000_000 : 1_709_251_200_000_000 + 90 * 86_400_000_000)
+            for statistics in try collection.statistics(from: windowStart, to: windowEnd) {
+                let b0 = statistics.startDate.timestamp
+                let b1 = statistics.endDate.timestamp
+                let expected = ReferenceInterval(samples: selected, start: b0, end: b1, style: type.aggregationStyle)
+                let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) interval \(statistics.startDate)")
+                #expect(statistics.isEmpty == (expected.count == 0), context)
+                guard expected.count > 0 else { continue }
+                if type.aggregationStyle == .cumulative {
+                    #expect(nearlyEqual(statistics.sumQuantity()?.value, expected.mergedSum), context)
+                } else {
+                    #expect(nearlyEqual(statistics.averageQuantity()?.value, expected.average), context)
+                    #expect(statistics.minimumQuantity()?.value == expected.minimum, context)
+                    #expect(statistics.maximumQuantity()?.value == expected.maximum, context)
+                }
+                #expect(statistics.mostRecentQuantity()?.value == expected.mostRecent, context)
+                #expect(nearlyEqual(statistics.duration()?.value, expected.duration), context)
+                if options.contains(.separateBySource) {
+                    for source in ["Watch", "iPhone", "Scale"] {
+                        let own = ReferenceInterval(samples: selected.filter { $0.source == source }, start: b0, end: b1,
+                                                    style: type.aggregationStyle)
+                        let actual = statistics.sumQuantity(for: Source(name: source))?.value
+                            ?? statistics.averageQuantity(for: Source(name: source))?.value
+                        let wanted = own.count == 0 ? nil : type.aggregationStyle == .cumulative ? own.sum : own.average
+                        #expect(nearlyEqual(actual, wanted), context)
+                        #expect(nearlyEqual(statistics.duration(for: Source(name: source))?.value,
+                                            own.count == 0 ? nil : own.duration), context)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("A statistics query agrees with the reference over everything", arguments: [UInt64(11), 12])
+    func statisticsQuery(seed: UInt64) throws {
+        for type in [QuantityType.stepCount, .heartRate] {
+            let (store, samples) = try Self.makeStore(type: type, seed: seed, total: 1_200)
+            let options: StatisticsOptions = type.aggregationStyle == .cumulative
+                ? [.cumulativeSum, .duration, .mostRecent] : [.discreteAverage, .discreteMin, .discreteMax, .duration]
+            let result = try store.execute(StatisticsQuery(quantityType: type, options: options))
+            let expected = ReferenceInterval(samples: samples, start: .min, end: .max, style: type.aggregationStyle)
+            if type.aggregationStyle == .cumulative {
+                #expect(nearlyEqual(result.sumQuantity()?.value, expected.mergedSum))
+                #expect(result.mostRecentQuantity()?.value == expected.mostRecent)
+            } else {
+                #expect(nearlyEqual(result.averageQuantity()?.value, expected.average))
+                #expect(result.minimumQuantity()?.value == expected.minimum)
+            }
+            #expect(nearlyEqual(result.duration()?.value, expected.duration))
+            #expect(result.startDate.timestamp == samples.map(\.start).min())
+            #expect(result.endDate.timestamp == samples.map(\.end).max())
+        }
+    }
+}
