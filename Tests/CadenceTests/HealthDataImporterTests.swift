@@ -1,0 +1,93 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// Importing the real exports in `../shared/data/apple-health/` and CSV files.
+@Suite("Importing exports and CSV")
+struct HealthDataImporterTests {
+    static let dataDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/data/apple-health")
+
+    /// Distinct top-level quantity records per type, found with a plain scan of the tags (an oracle
+    /// independent of the XML reader): records inside `<Correlation>` are repeated at top level,
+    /// and records identical in type, source, dates and value are one sample (derived UUIDs).
+    static func expectedCounts(_ file: URL) throws -> [String: Int] {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var insideCorrelation = false
+        var keys: [String: Set<String>] = [:]
+        func attribute(_ name: String, _ line: Substring) -> String {
+            guard let range = line.range(of: " \(name)=\"") else { return "" }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        // One fragment per tag (records may span several lines).
+        for fragment in text.split(separator: "<") {
+            let line = Substring(fragment.replacingOccurrences(of: "\n", with: " "))
+            if line.hasPrefix("Correlation ") { insideCorrelation = true }
+            if line.hasPrefix("/Correlation>") { insideCorrelation = false }
+            guard !insideCorrelation, line.hasPrefix("Record "), attribute("type", line).hasPrefix("HKQuantityTypeIdentifier") else { continue }
+            let key = ["sourceName", "startDate", "endDate", "value", "unit"].map { attribute($0, line) }.joined(separator: "|")
+            keys[attribute("type", line), default: []].insert(key)
+        }
+        return keys.mapValues(\.count)
+    }
+
+    @Test("The real exports import with the counts a line scan finds, and a re-import adds nothing",
+          arguments: ["hkimport-export.xml", "tdda-export6s3sample.xml", "dogsheep-export.xml", "alxdrcirilo-export.xml"])
+    func realExports(name: String) throws {
+        let file = Self.dataDirectory.appendingPathComponent(name)
+        try #require(FileManager.default.fileExists(atPath: file.path), "missing test data: \(file.path)")
+        let store = HealthStore.inMemory()
+        let summary = try HealthDataImporter(store: store).importFile(atPath: file.path)
+        let expected = try Self.expectedCounts(file)
+        let info = try store.info()
+        let actual = Dictionary(info.types.map { ($0.identifier, $0.samples) }, uniquingKeysWith: +)
+        #expect(actual == expected)
+        #expect(summary.imported == expected.values.reduce(0, +))
+        #expect(summary.rejected == 0, "\(summary.rejections)")
+        let again = try HealthDataImporter(store: store).importFile(atPath: file.path)
+        #expect(again.imported == 0 && again.duplicates == summary.imported + summary.duplicates)
+    }
+
+    @Test("Display units convert to canonical ones; source names keep their quirks")
+    func unitsAndNames() throws {
+        let store = HealthStore.inMemory()
+        _ = try HealthDataImporter(store: store).importFile(atPath: Self.dataDirectory.appendingPathComponent("dogsheep-export.xml").path)
+        let heartRate = try store.execute(SampleQuery(quantityType: .heartRate))
+        #expect(heartRate.map(\.source.name) == ["Apple\u{00A0}Watch"])
+        #expect(heartRate.first?.device?.model == "Watch")
+        #expect(heartRate.first?.metadata["HKMetadataKeyHeartRateMotionContext"] == "0")
+    }
+
+    @Test("A CSV with a bad row imports the rest and reports the row; strict mode changes nothing")
+    func csvRejections() throws {
+        let path = NSTemporaryDirectory() + "cadence-import-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let csv = """
+            type,sourceName,unit,startDate,endDate,value,metadata:HKWasUserEntered
+            stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:05:00Z,100,
+            distanceWalkingRunning,Phone,km,2024-01-01T10:00:00Z,2024-01-01T10:05:00Z,1.5,1
+            stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T10:05:00Z,100,
+            stepCount,Phone,furlong,2024-01-01T11:00:00Z,2024-01-01T11:05:00Z,100,
+            heartRate,Watch,count/min,2024-01-01T11:00:00Z,2024-01-01T11:00:00Z,NaN,
+
+            """
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let strictStore = HealthStore.inMemory()
+        #expect(throws: CadenceError.self) { try HealthDataImporter(store: strictStore, strict: true).importFile(atPath: path) }
+        #expect(try strictStore.info().totalSamples == 0)
+        let store = HealthStore.inMemory()
+        let summary = try HealthDataImporter(store: store).importFile(atPath: path)
+        #expect(summary.imported == 2)
+        #expect(summary.rejections.map(\.line) == [4, 5, 6])
+        let distance = try store.execute(SampleQuery(quantityType: .distanceWalkingRunning))
+        #expect(distance.first?.value == 1500 && distance.first?.metadata[MetadataKey.wasUserEntered] == "1")
+    }
+}
