@@ -34,6 +34,8 @@ package struct SampleColumns: Sendable {
     package var metadataIndex: [Int32] = []
     /// The distinct metadata dictionaries referred to by ``metadataIndex``.
     package var metadataSets: [[String: String]] = []
+    /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
+    private var metadataLookup: [[String: String]: Int32] = [:]
 
     /// The marker for a missing creation time.
     package static let absent = Int64.min
@@ -77,11 +79,18 @@ package struct SampleColumns: Sendable {
             if metadataIndex.isEmpty { metadataIndex = [Int32](repeating: 0, count: row) }
             if metadata.isEmpty {
                 metadataIndex.append(0)
-            } else if let existing = metadataSets.lastIndex(of: metadata) {
-                metadataIndex.append(Int32(existing + 1))
             } else {
-                metadataSets.append(metadata)
-                metadataIndex.append(Int32(metadataSets.count))
+                if metadataLookup.count != metadataSets.count {
+                    metadataLookup = Dictionary(metadataSets.enumerated().map { ($0.element, Int32($0.offset + 1)) },
+                                                uniquingKeysWith: { first, _ in first })
+                }
+                if let existing = metadataLookup[metadata] {
+                    metadataIndex.append(existing)
+                } else {
+                    metadataSets.append(metadata)
+                    metadataLookup[metadata] = Int32(metadataSets.count)
+                    metadataIndex.append(Int32(metadataSets.count))
+                }
             }
         }
     }
@@ -108,6 +117,15 @@ package struct SampleColumns: Sendable {
 
     /// Appends every row of `other`, mapping its provenance numbers through `provenanceMap` when given.
     package mutating func append(contentsOf other: SampleColumns, provenanceMap: [UInt32]? = nil) {
+        if provenanceMap == nil && other.hasOnlyQueryColumns && hasOnlyQueryColumns {
+            // No optional columns on either side: whole-column copies.
+            start += other.start
+            end += other.end
+            value += other.value
+            provenance += other.provenance
+            sequence += other.sequence
+            return
+        }
         for row in 0..<other.count {
             let provenance = provenanceMap.map { $0[Int(other.provenance[row])] } ?? other.provenance[row]
             append(start: other.start[row], end: other.end[row], value: other.value[row], provenance: provenance,
@@ -116,8 +134,22 @@ package struct SampleColumns: Sendable {
         }
     }
 
+    /// Whether no row has flags, an explicit UUID, a creation time or metadata.
+    package var hasOnlyQueryColumns: Bool {
+        flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty
+    }
+
     /// The rows at `rows`, in that order.
     package func selecting(_ rows: some Collection<Int>) -> SampleColumns {
+        if hasOnlyQueryColumns {
+            var result = SampleColumns()
+            result.start = rows.map { start[$0] }
+            result.end = rows.map { end[$0] }
+            result.value = rows.map { value[$0] }
+            result.provenance = rows.map { provenance[$0] }
+            result.sequence = rows.map { sequence[$0] }
+            return result
+        }
         var result = SampleColumns()
         result.reserveCapacity(rows.count)
         for row in rows {

@@ -53,6 +53,7 @@ package struct SampleSummary: Sendable, Equatable {
     package init(_ columns: SampleColumns, rows range: Range<Int>, style: AggregationStyle) {
         self.init()
         var provenanceSet = Set<UInt32>()
+        var lastProvenance = UInt32.max
         for row in range {
             let start = columns.start[row]
             let end = columns.end[row]
@@ -74,7 +75,12 @@ package struct SampleSummary: Sendable, Equatable {
             if (end, start, sequence) > (mostRecentEnd, mostRecentStart, mostRecentSequence) {
                 (mostRecentEnd, mostRecentStart, mostRecentSequence, mostRecentValue) = (end, start, sequence, value)
             }
-            provenanceSet.insert(columns.provenance[row])
+            // Runs of one provenance are the common case: hash only when it changes.
+            let provenance = columns.provenance[row]
+            if provenance != lastProvenance {
+                provenanceSet.insert(provenance)
+                lastProvenance = provenance
+            }
             if columns.flags(at: row) & SampleFlags.userEntered != 0 { userEnteredCount += 1 }
         }
         provenances = provenanceSet.sorted()

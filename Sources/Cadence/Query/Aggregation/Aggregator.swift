@@ -136,19 +136,18 @@ package struct Aggregator {
             return true
         }
         let partials = try parallelMap(units) { try accumulate($0, filter: filter, separate: separate) }
-        var seenSources = Set<Int>()
+        var ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         for partial in partials {
             for (offset, accumulator) in partial.merged.enumerated() { output.merged[partial.first + offset].merge(accumulator) }
             for (source, accumulators) in partial.perSource {
-                seenSources.insert(source)
                 for (offset, accumulator) in accumulators.enumerated() {
                     output.perSource[source][partial.first + offset].merge(accumulator)
                 }
             }
-            seenSources.formUnion(partial.sources)
+            for (rank, seen) in partial.ranksSeen.enumerated() where seen { ranksSeen[rank] = true }
         }
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
-            && Set(partialsRanks(partials)).count > 1
+            && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
             let rows = try gather(units, filter: filter)
             let sweep = sweepAll(rows, separate: separate)
@@ -161,16 +160,14 @@ package struct Aggregator {
         return output
     }
 
-    private func partialsRanks(_ partials: [Partial]) -> [Int32] { partials.flatMap(\.ranks) }
-
     // MARK: Per-unit accumulation
 
     struct Partial {
         var first = 0
         var merged: [IntervalAccumulator] = []
         var perSource: [Int: [IntervalAccumulator]] = [:]
-        var sources: Set<Int> = []
-        var ranks: Set<Int32> = []
+        /// Which merge ranks the selected samples have (merging is needed only for two or more).
+        var ranksSeen: [Bool] = []
     }
 
     /// The first and last interval a run of samples can touch, or nil when it touches none.
@@ -243,6 +240,7 @@ package struct Aggregator {
 
     private func accumulate(_ unit: Unit, filter: Filter, separate: Bool) throws -> Partial {
         var partial = Partial()
+        partial.ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         let summary = unit.summary
         guard let range = intervalRange(summary) else { return partial }
         partial.first = range.lowerBound
@@ -255,8 +253,7 @@ package struct Aggregator {
                 perSource[interval - partial.first].add(summary)
                 partial.perSource[source] = perSource
             }
-            partial.sources = Set(summary.provenances.compactMap { Int($0) < ranking.sourceOfProvenance.count ? Int(ranking.sourceOfProvenance[Int($0)]) : nil })
-            partial.ranks = Set(ranks(of: summary))
+            for rank in ranks(of: summary) { partial.ranksSeen[Int(rank)] = true }
             return partial
         }
         var columns = SampleColumns()
@@ -278,10 +275,7 @@ package struct Aggregator {
                     if separate, let source = singleSource(block) {
                         partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block)
                     }
-                    for provenance in block.provenances where Int(provenance) < ranking.sourceOfProvenance.count {
-                        partial.sources.insert(Int(ranking.sourceOfProvenance[Int(provenance)]))
-                    }
-                    partial.ranks.formUnion(ranks(of: block))
+                    for rank in ranks(of: block) { partial.ranksSeen[Int(rank)] = true }
                 } else {
                     accumulateRows(columns, rows: rows, filter: filter, separate: separate, into: &partial)
                 }
@@ -314,6 +308,9 @@ package struct Aggregator {
         let intervalCount = edges.count - 1
         let first = partial.first
         let sourceOfProvenance = ranking.sourceOfProvenance
+        let rankOfProvenance = ranking.rankOfProvenance
+        var ranksSeen = partial.ranksSeen
+        defer { partial.ranksSeen = ranksSeen }
         edges.withUnsafeBufferPointer { edges in
             columns.start.withUnsafeBufferPointer { starts in
                 columns.end.withUnsafeBufferPointer { ends in
@@ -327,9 +324,8 @@ package struct Aggregator {
                                 let sequence = columns.sequence[row]
                                 let provenance = Int(columns.provenance[row])
                                 let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
-                                partial.sources.insert(source)
-                                let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-                                if rankIndex < ranking.rankOfProvenance.count { partial.ranks.insert(ranking.rankOfProvenance[rankIndex]) }
+                                let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+                                if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
                                 // Binary search over the integer edges: no calendar work per sample.
                                 var low = 0
                                 var high = edges.count
