@@ -14,7 +14,7 @@ package struct ChunkFile: Sendable {
     /// The magic bytes at the start of every chunk file.
     static let magic: [UInt8] = Array("CDNCHUNK".utf8)
     /// Samples per block summary.
-    package static let blockSize = 1024
+    package static let blockSize = ColumnCodec.blockSize
 
     /// The path of the file, for error messages.
     package let path: String
@@ -109,6 +109,16 @@ package struct ChunkFile: Sendable {
         var rawReader = BinaryReader(raw, path: path)
         try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
         guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
+    }
+
+    /// Decodes only the query columns of some blocks (see ``blockSize``), concatenated in the
+    /// order given, into `columns`.
+    ///
+    /// - Complexity: O(*b*) to decompress the section, plus O(*k*) for the *k* rows decoded.
+    package func decodeQueryBlocks(_ blocks: [Int], into columns: inout SampleColumns) throws {
+        var reader = BinaryReader(bytes, path: path, range: queryRange)
+        let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+        try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, into: &columns)
     }
 
     /// Decodes every column.

@@ -25,17 +25,39 @@ package enum ColumnCodec {
 
     // MARK: Encoding
 
-    /// Encodes the query columns (the rows' order is kept).
+    /// Rows per independently decodable block of query columns (the same blocks the chunk's
+    /// block summaries describe).
+    package static let blockSize = 1024
+
+    /// Encodes the query columns (the rows' order is kept) as independently decodable blocks of
+    /// ``blockSize`` rows: the block count, each block's byte length, then the blocks.
     package static func encodeQueryColumns(_ columns: SampleColumns) -> [UInt8] {
         let count = columns.count
-        var writer = BinaryWriter(capacity: count * 2 + 64)
+        let blockCount = (count + blockSize - 1) / blockSize
+        var bodies: [[UInt8]] = []
+        bodies.reserveCapacity(blockCount)
+        for block in 0..<blockCount {
+            var body = BinaryWriter(capacity: blockSize * 2)
+            encodeQueryBlock(columns, rows: block * blockSize..<min(count, (block + 1) * blockSize), into: &body)
+            bodies.append(body.bytes)
+        }
+        var writer = BinaryWriter(capacity: bodies.reduce(16) { $0 + $1.count + 3 })
+        writer.writeVarint(UInt64(blockCount))
+        for body in bodies { writer.writeVarint(UInt64(body.count)) }
+        for body in bodies { writer.write(bytes: body) }
+        return writer.bytes
+    }
+
+    private static func encodeQueryBlock(_ columns: SampleColumns, rows: Range<Int>, into writer: inout BinaryWriter) {
+        let count = rows.count
+        let first = rows.lowerBound
         var startDifferences = [Int64](repeating: 0, count: count)
         var durations = [Int64](repeating: 0, count: count)
         var scale: Int64 = 1
         for candidate in timeScales {
             var divides = true
-            for row in 0..<count {
-                let difference = row == 0 ? 0 : columns.start[row] &- columns.start[row - 1]
+            for row in rows {
+                let difference = row == first ? 0 : columns.start[row] &- columns.start[row - 1]
                 if difference % candidate != 0 || (columns.end[row] &- columns.start[row]) % candidate != 0 {
                     divides = false
                     break
@@ -43,23 +65,23 @@ package enum ColumnCodec {
             }
             if divides { scale = candidate; break }
         }
-        for row in 0..<count {
-            startDifferences[row] = row == 0 ? 0 : (columns.start[row] &- columns.start[row - 1]) / scale
-            durations[row] = (columns.end[row] &- columns.start[row]) / scale
+        for row in rows {
+            startDifferences[row - first] = row == first ? 0 : (columns.start[row] &- columns.start[row - 1]) / scale
+            durations[row - first] = (columns.end[row] &- columns.start[row]) / scale
         }
         writer.writeVarint(UInt64(scale))
-        writer.write(columns.start.first ?? 0)
+        writer.write(count > 0 ? columns.start[first] : 0)
         BitPacking.encode(startDifferences, into: &writer)
         BitPacking.encode(durations, into: &writer)
-        encodeValues(columns.value, into: &writer)
-        BitPacking.encode(columns.provenance.map { Int64($0) }, into: &writer)
+        encodeValues(Array(columns.value[rows]), into: &writer)
+        BitPacking.encode(columns.provenance[rows].map { Int64($0) }, into: &writer)
         var sequenceDifferences = [Int64](repeating: 0, count: count)
-        for row in 1..<max(count, 1) { sequenceDifferences[row] = columns.sequence[row] &- columns.sequence[row - 1] }
-        writer.write(columns.sequence.first ?? 0)
+        for row in rows where row > first { sequenceDifferences[row - first] = columns.sequence[row] &- columns.sequence[row - 1] }
+        writer.write(count > 0 ? columns.sequence[first] : 0)
         BitPacking.encode(sequenceDifferences, into: &writer)
-        writer.write(!columns.flags.isEmpty)
-        if !columns.flags.isEmpty { BitPacking.encode(columns.flags.map { Int64($0) }, into: &writer) }
-        return writer.bytes
+        let hasFlags = !columns.flags.isEmpty && columns.flags[rows].contains { $0 != 0 }
+        writer.write(hasFlags)
+        if hasFlags { BitPacking.encode(columns.flags[rows].map { Int64($0) }, into: &writer) }
     }
 
     private static func encodeValues(_ values: [Double], into writer: inout BinaryWriter) {
@@ -133,56 +155,113 @@ package enum ColumnCodec {
 
     // MARK: Decoding
 
+    /// The byte ranges of the blocks of an encoded query section.
+    private static func blockRanges(_ reader: inout BinaryReader, count: Int) throws -> [Range<Int>] {
+        guard count >= 0, count <= 1 << 28 else { throw reader.corrupt("row count \(count) out of range") }
+        let blockCount = try reader.readCount()
+        guard blockCount == (count + blockSize - 1) / blockSize else {
+            throw reader.corrupt("\(blockCount) blocks for \(count) rows")
+        }
+        let lengths = try (0..<blockCount).map { _ in try reader.readCount() }
+        var ranges: [Range<Int>] = []
+        var offset = reader.offset
+        for length in lengths {
+            ranges.append(offset..<offset + length)
+            offset += length
+        }
+        guard offset - reader.offset <= reader.remaining else { throw reader.corrupt("blocks run past the section") }
+        _ = try reader.readBytes(offset - reader.offset)
+        return ranges
+    }
+
     /// Decodes `count` rows of query columns into `columns`, reusing its storage.
     ///
-    /// - Throws: ``CadenceError/Code/corruptFile`` naming `path` on any inconsistency.
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file on any inconsistency.
     /// - Complexity: O(*n*), no allocation when `columns` already has the capacity.
     package static func decodeQueryColumns(_ reader: inout BinaryReader, count: Int,
                                            into columns: inout SampleColumns) throws {
-        guard count >= 0, count <= 1 << 28 else { throw reader.corrupt("row count \(count) out of range") }
-        columns.start = try resized(columns.start, count)
-        columns.end = try resized(columns.end, count)
-        columns.sequence = try resized(columns.sequence, count)
+        let ranges = try blockRanges(&reader, count: count)
+        try decode(blocks: Array(ranges.indices), ranges: ranges, count: count, reader: reader, into: &columns)
+    }
+
+    /// Decodes only some blocks of an encoded query section (`bytes`, holding `count` rows),
+    /// concatenated in the order given, into `columns`.
+    ///
+    /// - Complexity: O(*k*) for the *k* rows of the chosen blocks.
+    package static func decodeQueryBlocks(_ bytes: [UInt8], count: Int, blocks: [Int], path: String,
+                                          into columns: inout SampleColumns) throws {
+        var reader = BinaryReader(bytes, path: path)
+        let ranges = try blockRanges(&reader, count: count)
+        guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the blocks") }
+        try decode(blocks: blocks, ranges: ranges, count: count, reader: reader, into: &columns)
+    }
+
+    private static func decode(blocks: [Int], ranges: [Range<Int>], count: Int, reader: BinaryReader,
+                               into columns: inout SampleColumns) throws {
+        let rows = blocks.reduce(0) { total, block in total + min(blockSize, count - block * blockSize) }
+        columns.start = try resized(columns.start, rows)
+        columns.end = try resized(columns.end, rows)
+        columns.sequence = try resized(columns.sequence, rows)
+        columns.provenance = try resized(columns.provenance, rows)
+        if columns.value.count > rows { columns.value.removeLast(columns.value.count - rows) }
+        else if columns.value.count < rows { columns.value.append(contentsOf: repeatElement(0, count: rows - columns.value.count)) }
+        columns.flags.removeAll(keepingCapacity: true)
+        var offset = 0
+        for block in blocks {
+            guard block >= 0, block < ranges.count else { throw reader.corrupt("block \(block) out of range") }
+            let blockRows = min(blockSize, count - block * blockSize)
+            var blockReader = BinaryReader(reader, range: ranges[block])
+            try decodeQueryBlock(&blockReader, rows: offset..<offset + blockRows, into: &columns)
+            guard blockReader.isAtEnd else { throw blockReader.corrupt("trailing bytes in block \(block)") }
+            offset += blockRows
+        }
+    }
+
+    private static func decodeQueryBlock(_ reader: inout BinaryReader, rows: Range<Int>,
+                                         into columns: inout SampleColumns) throws {
+        let count = rows.count
         let scale = try reader.readVarint()
         guard let scaleValue = Int64(exactly: scale), timeScales.contains(scaleValue) else {
             throw reader.corrupt("invalid time scale")
         }
         let firstStart = try reader.read(Int64.self)
-        try columns.start.withUnsafeMutableBufferPointer { start in
+        try columns.start.withUnsafeMutableBufferPointer { allStarts in
+            let start = UnsafeMutableBufferPointer(rebasing: allStarts[rows])
             try BitPacking.decode(from: &reader, into: start)
             var running = firstStart
             for row in 0..<count {
                 running &+= start[row] &* scaleValue
                 start[row] = running
             }
-            try columns.end.withUnsafeMutableBufferPointer { end in
+            try columns.end.withUnsafeMutableBufferPointer { allEnds in
+                let end = UnsafeMutableBufferPointer(rebasing: allEnds[rows])
                 try BitPacking.decode(from: &reader, into: end)
                 for row in 0..<count { end[row] = start[row] &+ end[row] &* scaleValue }
             }
         }
-        try decodeValues(&reader, count: count, into: &columns.value)
-        try columns.sequence.withUnsafeMutableBufferPointer { scratch in
+        try columns.value.withUnsafeMutableBufferPointer { allValues in
+            try decodeValues(&reader, into: UnsafeMutableBufferPointer(rebasing: allValues[rows]))
+        }
+        try columns.sequence.withUnsafeMutableBufferPointer { allSequences in
+            let scratch = UnsafeMutableBufferPointer(rebasing: allSequences[rows])
             try BitPacking.decode(from: &reader, into: scratch)
-            columns.provenance = try resized(columns.provenance, count)
             for row in 0..<count {
                 guard let provenance = UInt32(exactly: scratch[row]) else { throw reader.corrupt("provenance out of range") }
-                columns.provenance[row] = provenance
+                columns.provenance[rows.lowerBound + row] = provenance
             }
-        }
-        let firstSequence = try reader.read(Int64.self)
-        try columns.sequence.withUnsafeMutableBufferPointer { sequence in
-            try BitPacking.decode(from: &reader, into: sequence)
+            let firstSequence = try reader.read(Int64.self)
+            try BitPacking.decode(from: &reader, into: scratch)
             var running = firstSequence
             for row in 0..<count {
-                if row > 0 { running &+= sequence[row] }
-                sequence[row] = running
+                if row > 0 { running &+= scratch[row] }
+                scratch[row] = running
             }
         }
-        columns.flags.removeAll(keepingCapacity: true)
         if try reader.readBool() {
+            if columns.flags.isEmpty { columns.flags = [UInt8](repeating: 0, count: columns.start.count) }
             var flags = [Int64](repeating: 0, count: count)
             try flags.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
-            columns.flags = flags.map { UInt8(truncatingIfNeeded: $0) }
+            for row in 0..<count { columns.flags[rows.lowerBound + row] = UInt8(truncatingIfNeeded: flags[row]) }
         }
     }
 
@@ -193,21 +272,18 @@ package enum ColumnCodec {
         return array
     }
 
-    private static func decodeValues(_ reader: inout BinaryReader, count: Int, into values: inout [Double]) throws {
-        if values.count > count { values.removeLast(values.count - count) }
-        else if values.count < count { values.append(contentsOf: repeatElement(0, count: count - values.count)) }
+    private static func decodeValues(_ reader: inout BinaryReader, into values: UnsafeMutableBufferPointer<Double>) throws {
+        let count = values.count
         let digits = try reader.read(UInt8.self)
         if digits == 0xFF {
             let planes = try reader.readBytes(count * 8)
             planes.withUnsafeBufferPointer { planes in
-                values.withUnsafeMutableBufferPointer { values in
-                    var previous: UInt64 = 0
-                    for row in 0..<count {
-                        var bits: UInt64 = 0
-                        for plane in 0..<8 { bits |= UInt64(planes[plane * count + row]) << (UInt64(plane) * 8) }
-                        previous ^= bits
-                        values[row] = Double(bitPattern: previous)
-                    }
+                var previous: UInt64 = 0
+                for row in 0..<count {
+                    var bits: UInt64 = 0
+                    for plane in 0..<8 { bits |= UInt64(planes[plane * count + row]) << (UInt64(plane) * 8) }
+                    previous ^= bits
+                    values[row] = Double(bitPattern: previous)
                 }
             }
             return
@@ -215,14 +291,19 @@ package enum ColumnCodec {
         guard Int(digits) < decimalPowers.count else { throw reader.corrupt("invalid value encoding") }
         let power = decimalPowers[Int(digits)]
         let first = try reader.read(Int64.self)
-        var integers = [Int64](repeating: 0, count: count)
-        try integers.withUnsafeMutableBufferPointer { integers in
+        try values.withMemoryRebound(to: Int64.self) { integers in
             try BitPacking.decode(from: &reader, into: integers)
-            values.withUnsafeMutableBufferPointer { values in
-                var running = first
+            var running = first
+            // Write through the same memory: each integer is read before its double is stored.
+            if digits == 0 {
                 for row in 0..<count {
                     if row > 0 { running &+= integers[row] }
-                    values[row] = Double(running) / power
+                    integers[row] = Int64(bitPattern: Double(running).bitPattern)
+                }
+            } else {
+                for row in 0..<count {
+                    if row > 0 { running &+= integers[row] }
+                    integers[row] = Int64(bitPattern: (Double(running) / power).bitPattern)
                 }
             }
         }

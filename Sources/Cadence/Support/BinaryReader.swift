@@ -22,6 +22,14 @@ package struct BinaryReader {
         self.path = path
     }
 
+    /// A reader over `range` of the bytes `other` reads (shares the storage, no copy).
+    package init(_ other: BinaryReader, range: Range<Int>) {
+        self.bytes = other.bytes
+        self.offset = range.lowerBound
+        self.end = range.upperBound
+        self.path = other.path
+    }
+
     package var remaining: Int { end - offset }
     package var isAtEnd: Bool { offset >= end }
 

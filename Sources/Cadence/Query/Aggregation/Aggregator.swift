@@ -83,6 +83,8 @@ package struct Aggregator {
         var general: SamplePredicate?
         var needsDetails = false
         var hidden: Set<Int64> = []
+        /// ``hidden``, sorted, to test a run's sequence range by binary search.
+        var hiddenSorted: [Int64] = []
         var pruneEndAtLeast = Int64.min
         var pruneStartBelow = Int64.max
     }
@@ -90,6 +92,7 @@ package struct Aggregator {
     private func compileFilter(hidden: Set<Int64>) -> Filter {
         var filter = Filter()
         filter.hidden = hidden
+        filter.hiddenSorted = hidden.sorted()
         let bounds = predicate.pruningBounds
         filter.pruneEndAtLeast = bounds.endAtLeast
         filter.pruneStartBelow = bounds.startBelow
@@ -196,9 +199,15 @@ package struct Aggregator {
     /// Whether every sample of a run is selected by a simple filter (so its summary may be used).
     private func selectsAll(_ summary: SampleSummary, _ filter: Filter) -> Bool {
         guard filter.general == nil else { return false }
-        if !filter.hidden.isEmpty,
-           filter.hidden.contains(where: { $0 >= summary.minimumSequence && $0 <= summary.maximumSequence }) {
-            return false
+        if !filter.hiddenSorted.isEmpty {
+            // The first hidden sequence at or above the run's minimum must lie above its maximum.
+            var low = 0
+            var high = filter.hiddenSorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if filter.hiddenSorted[middle] < summary.minimumSequence { low = middle + 1 } else { high = middle }
+            }
+            if low < filter.hiddenSorted.count && filter.hiddenSorted[low] <= summary.maximumSequence { return false }
         }
         if let selected = filter.provenanceSelected,
            !summary.provenances.allSatisfy({ Int($0) < selected.count && selected[Int($0)] }) {
@@ -256,32 +265,48 @@ package struct Aggregator {
             for rank in ranks(of: summary) { partial.ranksSeen[Int(rank)] = true }
             return partial
         }
-        var columns = SampleColumns()
-        let blocks: [SampleSummary]
         switch unit {
         case .chunk(let chunk):
             let file = try chunk.file()
-            blocks = file.blocks
-            let blockUsable = blocks.map { block in
-                selectsAll(block, filter) && containingInterval(block) != nil && (!separate || singleSource(block) != nil)
-            }
-            if blockUsable.contains(false) {
-                if filter.needsDetails { columns = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &columns) }
-            }
-            for (index, block) in blocks.enumerated() {
-                let rows = index * ChunkFile.blockSize..<min(summary.count, (index + 1) * ChunkFile.blockSize)
-                if blockUsable[index], let interval = containingInterval(block) {
+            // Blocks wholly inside one interval and wholly selected are added from their summaries;
+            // only the others are decoded.
+            var decode: [Int] = []
+            var decodeAll: [Bool] = []
+            for (index, block) in file.blocks.enumerated() {
+                let fullySelected = selectsAll(block, filter)
+                if fullySelected, let interval = containingInterval(block), !separate || singleSource(block) != nil {
                     partial.merged[interval - partial.first].add(block)
                     if separate, let source = singleSource(block) {
                         partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block)
                     }
                     for rank in ranks(of: block) { partial.ranksSeen[Int(rank)] = true }
                 } else {
-                    accumulateRows(columns, rows: rows, filter: filter, separate: separate, into: &partial)
+                    decode.append(index)
+                    decodeAll.append(fullySelected)
+                }
+            }
+            guard !decode.isEmpty else { return partial }
+            var columns = SampleColumns()
+            if filter.needsDetails {
+                columns = try file.decodeAllColumns()
+                for (position, block) in decode.enumerated() {
+                    let rows = block * ChunkFile.blockSize..<min(summary.count, (block + 1) * ChunkFile.blockSize)
+                    accumulateRows(columns, rows: rows, filter: filter, selectAll: decodeAll[position], separate: separate,
+                                   into: &partial)
+                }
+            } else {
+                try file.decodeQueryBlocks(decode, into: &columns)
+                var offset = 0
+                for (position, block) in decode.enumerated() {
+                    let count = min(ChunkFile.blockSize, summary.count - block * ChunkFile.blockSize)
+                    accumulateRows(columns, rows: offset..<offset + count, filter: filter, selectAll: decodeAll[position],
+                                   separate: separate, into: &partial)
+                    offset += count
                 }
             }
         case .head(let batch):
-            accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, separate: separate, into: &partial)
+            accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, selectAll: false,
+                           separate: separate, into: &partial)
         }
         return partial
     }
@@ -302,67 +327,100 @@ package struct Aggregator {
                                            upper: filter.upper, options: filter.dateOptions)
     }
 
-    private func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, filter: Filter, separate: Bool,
-                                into partial: inout Partial) {
+    /// Accumulates decoded rows into the partial's intervals.
+    ///
+    /// - Parameter selectAll: Every row is known to be selected (its block summary said so), so
+    ///   the per-row selection is skipped.
+    private func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, filter: Filter, selectAll: Bool,
+                                separate: Bool, into partial: inout Partial) {
+        guard !rows.isEmpty else { return }
+        var selected = [Bool]()
+        if !selectAll {
+            selected = [Bool](repeating: false, count: rows.count)
+            for row in rows { selected[row - rows.lowerBound] = selects(columns, row, filter) }
+        }
+        let hasFlags = !columns.flags.isEmpty
+        var ranksSeen = partial.ranksSeen
+        var perSource = partial.perSource
+        let first = partial.first
         let style = type.aggregationStyle
         let intervalCount = edges.count - 1
-        let first = partial.first
         let sourceOfProvenance = ranking.sourceOfProvenance
         let rankOfProvenance = ranking.rankOfProvenance
-        var ranksSeen = partial.ranksSeen
-        defer { partial.ranksSeen = ranksSeen }
+        let emptyIntervals = [IntervalAccumulator](repeating: IntervalAccumulator(), count: partial.merged.count)
         edges.withUnsafeBufferPointer { edges in
-            columns.start.withUnsafeBufferPointer { starts in
-                columns.end.withUnsafeBufferPointer { ends in
-                    columns.value.withUnsafeBufferPointer { values in
-                        partial.merged.withUnsafeMutableBufferPointer { merged in
-                            for row in rows where selects(columns, row, filter) {
-                                let start = starts[row]
-                                let end = ends[row]
-                                let value = values[row]
-                                let energy = SampleSummary.energy(value, style: style)
-                                let sequence = columns.sequence[row]
-                                let provenance = Int(columns.provenance[row])
-                                let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
-                                let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-                                if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
-                                // Binary search over the integer edges: no calendar work per sample.
-                                var low = 0
-                                var high = edges.count
-                                while low < high {
-                                    let middle = (low &+ high) >> 1
-                                    if edges[middle] <= start { low = middle &+ 1 } else { high = middle }
-                                }
-                                var interval = low &- 1
-                                if start == end {
-                                    guard interval >= 0 && interval < intervalCount else { continue }
-                                    merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
-                                                                  sequence: sequence, overlap: 0)
-                                    if separate {
-                                        partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: merged.count)][interval &- first]
-                                            .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: 0)
-                                    }
-                                    continue
-                                }
-                                if interval < 0 { interval = 0 }
-                                while interval < intervalCount && edges[interval] < end {
-                                    let overlap = min(end, edges[interval &+ 1]) &- max(start, edges[interval])
-                                    if overlap > 0 {
-                                        merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
-                                                                      sequence: sequence, overlap: overlap)
-                                        if separate {
-                                            partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: merged.count)][interval &- first]
-                                                .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: overlap)
-                                        }
-                                    }
-                                    interval &+= 1
-                                }
-                            }
+        columns.start.withUnsafeBufferPointer { starts in
+        columns.end.withUnsafeBufferPointer { ends in
+        columns.value.withUnsafeBufferPointer { values in
+        columns.sequence.withUnsafeBufferPointer { sequences in
+        columns.provenance.withUnsafeBufferPointer { provenances in
+        partial.merged.withUnsafeMutableBufferPointer { merged in
+            // The interval of the previous row: rows are sorted by start, so the next row's
+            // interval is usually the same and the binary search is skipped.
+            var interval = -1
+            var intervalStart = Int64.max
+            var intervalEnd = Int64.min
+            var lastProvenance = -1
+            for row in rows {
+                if !selectAll && !selected[row &- rows.lowerBound] { continue }
+                let start = starts[row]
+                let end = ends[row]
+                let value = values[row]
+                let sequence = sequences[row]
+                let provenance = Int(provenances[row])
+                if provenance != lastProvenance || hasFlags {
+                    lastProvenance = provenance
+                    let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
+                    if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
+                }
+                let energy = style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value
+                if !(start >= intervalStart && start < intervalEnd) {
+                    // Binary search over the integer edges: no calendar work per sample.
+                    var low = 0
+                    var high = edges.count
+                    while low < high {
+                        let middle = (low &+ high) >> 1
+                        if edges[middle] <= start { low = middle &+ 1 } else { high = middle }
+                    }
+                    interval = low &- 1
+                    intervalStart = interval >= 0 ? edges[interval] : Int64.min
+                    intervalEnd = interval < intervalCount ? edges[interval &+ 1] : Int64.max
+                }
+                if start == end {
+                    guard interval >= 0 && interval < intervalCount else { continue }
+                    merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
+                                                  sequence: sequence, overlap: 0)
+                    if separate {
+                        let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
+                        perSource[source, default: emptyIntervals][interval &- first]
+                            .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: 0)
+                    }
+                    continue
+                }
+                var current = max(interval, 0)
+                while current < intervalCount && edges[current] < end {
+                    let overlap = min(end, edges[current &+ 1]) &- max(start, edges[current])
+                    if overlap > 0 {
+                        merged[current &- first].add(start: start, end: end, value: value, energy: energy,
+                                                     sequence: sequence, overlap: overlap)
+                        if separate {
+                            let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
+                            perSource[source, default: emptyIntervals][current &- first]
+                                .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: overlap)
                         }
                     }
+                    current &+= 1
                 }
             }
         }
+        }
+        }
+        }
+        }
+        }
+        }
+        partial.ranksSeen = ranksSeen
+        partial.perSource = perSource
     }
 
     // MARK: Parallelism
