@@ -33,25 +33,25 @@ package enum BitPacking {
         let byteCount = (values.count * width + 7) / 8 + 8
         var packed = [UInt8](repeating: 0, count: byteCount)
         packed.withUnsafeMutableBytes { raw in
-            var bitOffset = 0
+            // Accumulate bits in a 64-bit word and store whole words (the 8 bytes of padding
+            // make the last store safe).
+            var accumulator: UInt64 = 0
+            var filled = 0
+            var byteOffset = 0
             for value in values {
                 let delta = UInt64(bitPattern: value &- minimum)
-                var remainingBits = width
-                var bits = delta
-                var position = bitOffset
-                // Write in byte-sized pieces: simple and only on the write path.
-                while remainingBits > 0 {
-                    let byteIndex = position >> 3
-                    let shift = position & 7
-                    let take = Swift.min(8 - shift, remainingBits)
-                    let mask: UInt64 = (1 << UInt64(take)) - 1
-                    raw[byteIndex] |= UInt8(truncatingIfNeeded: (bits & mask) << UInt64(shift))
-                    bits >>= UInt64(take)
-                    remainingBits -= take
-                    position += take
+                accumulator |= delta << UInt64(filled)
+                if filled + width >= 64 {
+                    raw.storeBytes(of: accumulator.littleEndian, toByteOffset: byteOffset, as: UInt64.self)
+                    byteOffset &+= 8
+                    let consumed = 64 - filled
+                    accumulator = consumed == 64 ? 0 : delta >> UInt64(consumed)
+                    filled = width - consumed
+                } else {
+                    filled += width
                 }
-                bitOffset += width
             }
+            if filled > 0 { raw.storeBytes(of: accumulator.littleEndian, toByteOffset: byteOffset, as: UInt64.self) }
         }
         writer.write(bytes: packed)
     }

@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// Encode → LZ4 → decode round trips of the column codec and the bit packer.
+@Suite("Column codec")
+struct ColumnCodecTests {
+    @Test("Bit packing round-trips every width, including extremes", arguments: Array(0...64))
+    func bitPacking(width: Int) throws {
+        var random = TestRandom(seed: UInt64(width) + 1)
+        for count in [0, 1, 7, 64, 1_000] {
+            let values: [Int64] = (0..<count).map { _ in
+                let bits = width == 64 ? random.next() : (width == 0 ? 0 : random.next() & ((1 << UInt64(width)) - 1))
+                return Int64(bitPattern: bits) &- (width == 64 ? 0 : 12_345)
+            }
+            var writer = BinaryWriter()
+            BitPacking.encode(values, into: &writer)
+            var reader = BinaryReader(writer.bytes, path: "test")
+            var decoded = [Int64](repeating: 0, count: count)
+            try decoded.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
+            #expect(decoded == values)
+            #expect(reader.isAtEnd)
+        }
+    }
+
+    static func randomColumns(count: Int, seed: UInt64) -> SampleColumns {
+        var random = TestRandom(seed: seed)
+        var columns = SampleColumns()
+        var start: Int64 = 1_700_000_000_000_000
+        let valueKinds = Int.random(in: 0..<4, using: &random)
+        for row in 0..<count {
+            start += [0, 5_000_000, Int64.random(in: 0...3_600_000_000, using: &random), Int64.random(in: 0...999, using: &random)][Int.random(in: 0..<4, using: &random)]
+            let length: Int64 = [0, 60_000_000, Int64.random(in: 0...86_400_000_000, using: &random)][Int.random(in: 0..<3, using: &random)]
+            let value: Double
+            switch valueKinds {
+            case 0: value = Double(Int.random(in: 40...200, using: &random))
+            case 1: value = Double(Int.random(in: 0...100_000, using: &random)) / 1_000
+            case 2: value = Double.random(in: -1e12...1e12, using: &random)
+            default: value = [0.0, -0.0, .greatestFiniteMagnitude, -.leastNonzeroMagnitude, 1e-300][row % 5]
+            }
+            columns.append(start: start, end: start + length, value: value, provenance: UInt32.random(in: 0...3, using: &random),
+                           sequence: Int64(row) * 3 + Int64.random(in: 0...2, using: &random),
+                           flags: row % 17 == 0 ? SampleFlags.userEntered : 0,
+                           uuid: row % 5 == 0 ? UUID() : nil,
+                           creation: row % 3 == 0 ? start + 7 : nil,
+                           metadata: row % 4 == 0 ? ["k": "\(row % 8)"] : [:])
+        }
+        return columns
+    }
+
+    @Test("Query and detail columns round-trip through a chunk file; any block subset decodes alike",
+          arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func chunkRoundTrip(seed: UInt64) throws {
+        let columns = Self.randomColumns(count: Int(seed) * 900 + 13, seed: seed).sortedByStart()
+        let encoded = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierStepCount", style: .cumulative)
+        let file = try ChunkFile(bytes: encoded.bytes, path: "test")
+        let decoded = try file.decodeAllColumns()
+        #expect(decoded.start == columns.start && decoded.end == columns.end && decoded.sequence == columns.sequence)
+        #expect(decoded.value.map(\.bitPattern) == columns.value.map(\.bitPattern))
+        #expect(decoded.provenance == columns.provenance && decoded.flags == columns.flags)
+        #expect(decoded.explicitUUIDs == columns.explicitUUIDs && decoded.creation == columns.creation)
+        #expect((0..<columns.count).allSatisfy { decoded.metadata(at: $0) == columns.metadata(at: $0) })
+        let blockCount = file.blocks.count
+        let chosen = (0..<blockCount).filter { $0 % 2 == 1 } + [0]
+        var partial = SampleColumns()
+        try file.decodeQueryBlocks(chosen, into: &partial)
+        let expectedRows = chosen.flatMap { block in block * ChunkFile.blockSize..<min(columns.count, (block + 1) * ChunkFile.blockSize) }
+        #expect(partial.start == expectedRows.map { columns.start[$0] })
+        #expect(partial.value.map(\.bitPattern) == expectedRows.map { columns.value[$0].bitPattern })
+    }
+}
