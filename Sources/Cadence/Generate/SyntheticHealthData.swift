@@ -264,7 +264,7 @@ public struct SyntheticHealthData: Sendable {
                 }
                 velocity = velocity * 0.94 + 0.25 * random.bell() + (target - level) * 0.0015
                 level = min(max(level + velocity, 38), 195)
-                try emitter.append(0, start: time, end: time, value: level.rounded(), provenance: ProvenanceIndex.watch)
+                try emitter.append(0, start: time, end: time, value: Self.rounded(level), provenance: ProvenanceIndex.watch)
                 time += step
             }
             try emitter.drain(body)
@@ -297,6 +297,13 @@ public struct SyntheticHealthData: Sendable {
             day += 1
         }
         try emitter.finish(body)
+    }
+
+    /// `value` rounded to the nearest integer, halves away from zero, without a call into the C
+    /// library (generated values are far below 2⁶³).
+    @inline(__always)
+    static func rounded(_ value: Double) -> Double {
+        value >= 0 ? Double(Int64(value + 0.5)) : -Double(Int64(0.5 - value))
     }
 
     @inline(__always)
@@ -334,10 +341,10 @@ public struct SyntheticHealthData: Sendable {
             let time = Self.timestamp(dayStart, second)
             if activity != .asleep && random.chance(0.1) {
                 let metadata = activity == .sedentary ? Self.motionSedentary : Self.motionActive
-                try emitter.append(Slot.heartRate, start: time, end: time, value: beats.rounded(),
+                try emitter.append(Slot.heartRate, start: time, end: time, value: Self.rounded(beats),
                                    provenance: ProvenanceIndex.watch, metadata: metadata)
             } else {
-                try emitter.append(Slot.heartRate, start: time, end: time, value: beats.rounded(),
+                try emitter.append(Slot.heartRate, start: time, end: time, value: Self.rounded(beats),
                                    provenance: ProvenanceIndex.watch)
             }
             second += random.integer(in: 240...360)
@@ -364,7 +371,7 @@ public struct SyntheticHealthData: Sendable {
             }
             level += (goal - level) * 0.05 + 1.5 * random.bell()
             let time = Self.timestamp(dayStart, second)
-            try emitter.append(Slot.heartRate, start: time, end: time, value: level.rounded(),
+            try emitter.append(Slot.heartRate, start: time, end: time, value: Self.rounded(level),
                                provenance: ProvenanceIndex.watch)
             second += 5
         }
@@ -396,7 +403,7 @@ public struct SyntheticHealthData: Sendable {
                 let length = min(random.integer(in: 60...300), bout.end - pieceStart)
                 let count = bout.cadence * Double(length) / 60 * (1 + 0.06 * random.bell())
                 steps.append(StepSample(start: pieceStart, end: pieceStart + length,
-                                        count: max(1, Int(count.rounded())), provenance: ProvenanceIndex.watch))
+                                        count: max(1, Int(Self.rounded(count))), provenance: ProvenanceIndex.watch))
                 pieceStart += length
             }
             second = max(second, bout.end + random.integer(in: 300...1800))
@@ -420,7 +427,7 @@ public struct SyntheticHealthData: Sendable {
                 let length = min(random.integer(in: 60...600), windowEnd - pieceStart)
                 let count = bout.cadence * factor * Double(length) / 60 * (1 + 0.05 * random.bell())
                 steps.append(StepSample(start: pieceStart, end: pieceStart + length,
-                                        count: max(1, Int(count.rounded())), provenance: ProvenanceIndex.phone))
+                                        count: max(1, Int(Self.rounded(count))), provenance: ProvenanceIndex.phone))
                 pieceStart += length
             }
             second = max(second, windowEnd + random.integer(in: 600...2400))
@@ -467,7 +474,7 @@ public struct SyntheticHealthData: Sendable {
             case .workout:
                 kilocalories = 10.5 + 3 * random.bell()
             }
-            let thousandths = max(1, (kilocalories * 1000).rounded())
+            let thousandths = max(1, Self.rounded(kilocalories * 1000))
             try emitter.append(Slot.activeEnergy, start: Self.timestamp(dayStart, second),
                                end: Self.timestamp(dayStart, second + 60), value: thousandths / 1000,
                                provenance: ProvenanceIndex.watch)
@@ -484,7 +491,7 @@ public struct SyntheticHealthData: Sendable {
         let seasonal = 2.2 * sin(2 * Double.pi * Double(day) / 365.25) + 1.1 * sin(2 * Double.pi * Double(day) / 97)
         let kilograms = 74.0 + seasonal + 0.7 * random.bell()
         let time = Self.timestamp(dayStart, second)
-        try emitter.append(Slot.bodyMass, start: time, end: time, value: (kilograms * 10).rounded() / 10,
+        try emitter.append(Slot.bodyMass, start: time, end: time, value: Self.rounded(kilograms * 10) / 10,
                            provenance: ProvenanceIndex.scale)
     }
 }
@@ -596,6 +603,8 @@ private struct BatchEmitter {
     private var batches: [QuantitySampleBatch]
     private var ready: [QuantitySampleBatch] = []
     private let batchSize: Int
+    /// An empty dictionary built once, so appends without metadata do not build one per row.
+    private let noMetadata: [String: String] = [:]
     /// How many more samples may be appended.
     private(set) var remaining: Int
 
@@ -619,7 +628,8 @@ private struct BatchEmitter {
         guard remaining > 0 else { return }
         remaining -= 1
         if batches[slot].count >= batchSize { rotate(slot) }
-        try batches[slot].append(startTimestamp: start, endTimestamp: end, value: value, provenanceIndex: provenance)
+        try batches[slot].append(startTimestamp: start, endTimestamp: end, value: value, provenanceIndex: provenance,
+                                 metadata: noMetadata)
     }
 
     /// Appends a sample with metadata to the slot's batch, unless the limit is reached.

@@ -16,7 +16,7 @@ public enum SyntheticProfile: String, CaseIterable, Sendable {
     /// charges); step counts from both the iPhone and the Watch that cover the same walks with
     /// different totals, so a naive sum double counts; per-minute active energy from the Watch;
     /// and a morning body-mass reading from a scale app on most days. Nights have no steps.
-    /// About 1,900 samples a day.
+    /// About 1,800 samples a day.
     case realistic
 
     /// Heart rate only, one zero-length sample every 5 seconds exactly, from a single Watch

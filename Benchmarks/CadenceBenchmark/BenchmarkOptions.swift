@@ -1,0 +1,137 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// What `cadence-bench` was asked to do, parsed from its command line.
+///
+///     cadence-bench [--samples 1000000,10000000] [--large] [--runs 5] [--json FILE]
+///                   [--directory DIR] [--seed N] [--quick]
+struct BenchmarkOptions: Sendable {
+    /// The store sizes to measure, in samples (each profile is generated at each size).
+    var sampleCounts: [Int] = [1_000_000, 10_000_000]
+    /// Measured runs per figure, after one warm-up run.
+    var runs = 5
+    /// Where to write the JSON report, if anywhere.
+    var jsonPath: String?
+    /// The directory the temporary stores are created in (a fresh subdirectory, deleted at the end).
+    var directory: String = FileManager.default.temporaryDirectory.path
+    /// The generator's seed.
+    var seed: UInt64 = 42
+    /// Sizes above this are ingested while generating (generation included in the timing) and
+    /// measured once, since their batches would not fit in memory comfortably.
+    static let inMemoryGenerationLimit = 20_000_000
+
+    /// The usage text.
+    static let usage = """
+        USAGE: cadence-bench [options]
+
+        Measures Cadence's ingest, size on disk, open time and query throughput on deterministic
+        synthetic data (a realistic multi-source profile and a dense 5-second heart-rate profile).
+
+        OPTIONS:
+          --samples N[,N...]  Store sizes in samples; k/M suffixes allowed (default: 1M,10M).
+          --large             Also measure 100M samples (ingest is then timed with generation).
+          --runs N            Measured runs per figure, after one warm-up (default: 5).
+          --json FILE         Also write the results as JSON to FILE.
+          --directory DIR     Where temporary stores go (default: the system temporary directory).
+          --seed N            The generator's seed (default: 42).
+          --quick             A smoke run: 200k samples, 3 runs.
+          -h, --help          Show this text.
+        """
+
+    /// Parses the arguments (without the program name).
+    ///
+    /// - Returns: `nil` when help was asked for.
+    /// - Throws: ``BenchmarkOptionsError`` describing the first bad argument.
+    static func parse(_ arguments: [String]) throws -> BenchmarkOptions? {
+        var options = BenchmarkOptions()
+        var large = false
+        var quick = false
+        var explicitSamples = false
+        var explicitRuns = false
+        var remaining = arguments[...]
+        func value(for flag: String) throws -> String {
+            guard let next = remaining.popFirst() else { throw BenchmarkOptionsError("\(flag) needs a value") }
+            return next
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                return nil
+            case "--samples":
+                let list = try value(for: argument)
+                options.sampleCounts = try list.split(separator: ",").map { try parseCount(String($0)) }
+                guard !options.sampleCounts.isEmpty else { throw BenchmarkOptionsError("--samples needs at least one size") }
+                explicitSamples = true
+            case "--large":
+                large = true
+            case "--runs":
+                let text = try value(for: argument)
+                guard let runs = Int(text), runs >= 1 else { throw BenchmarkOptionsError("--runs needs a positive integer, not \(text)") }
+                options.runs = runs
+                explicitRuns = true
+            case "--json":
+                options.jsonPath = try value(for: argument)
+            case "--directory":
+                options.directory = try value(for: argument)
+            case "--seed":
+                let text = try value(for: argument)
+                guard let seed = UInt64(text) else { throw BenchmarkOptionsError("--seed needs an unsigned integer, not \(text)") }
+                options.seed = seed
+            case "--quick":
+                quick = true
+            default:
+                throw BenchmarkOptionsError("unknown argument \(argument)")
+            }
+        }
+        if quick {
+            if !explicitSamples { options.sampleCounts = [200_000] }
+            if !explicitRuns { options.runs = 3 }
+        }
+        if large && !options.sampleCounts.contains(100_000_000) { options.sampleCounts.append(100_000_000) }
+        return options
+    }
+
+    /// Parses `1000000`, `1M`, `200k` or `1_000_000`.
+    static func parseCount(_ text: String) throws -> Int {
+        var digits = text.replacingOccurrences(of: "_", with: "").lowercased()
+        var multiplier = 1
+        if digits.hasSuffix("k") {
+            multiplier = 1_000
+            digits.removeLast()
+        } else if digits.hasSuffix("m") {
+            multiplier = 1_000_000
+            digits.removeLast()
+        }
+        guard let count = Int(digits), count > 0, count <= 1_000_000_000 / multiplier else {
+            throw BenchmarkOptionsError("a sample count must be a positive integer up to 1,000,000,000, not \(text)")
+        }
+        return count * multiplier
+    }
+}
+
+/// A command-line argument that could not be understood.
+struct BenchmarkOptionsError: Error, CustomStringConvertible {
+    /// What was wrong.
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: - Labels
+
+/// A short label for a sample count: `200k`, `1M`, `10M`, `1.5M`.
+func sizeLabel(_ count: Int) -> String {
+    if count >= 1_000_000 {
+        return count % 1_000_000 == 0 ? "\(count / 1_000_000)M" : String(format: "%.1fM", Double(count) / 1e6)
+    }
+    if count >= 1_000 {
+        return count % 1_000 == 0 ? "\(count / 1_000)k" : String(format: "%.1fk", Double(count) / 1e3)
+    }
+    return "\(count)"
+}

@@ -1,0 +1,355 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// A benchmark that could not run as intended (a query returned something impossible, a store
+/// was not where it should be).
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// Every measurement over one generated profile at one size: ingest, size on disk, open time and
+/// the queries that profile is meant for.
+///
+/// The dense profile (heart rate every 5 s) carries the heart-rate collection queries, the
+/// statistics query, the one-day sample query and the anchored query; the realistic profile
+/// (overlapping iPhone and Watch steps) carries the daily step sum with proration and source merge.
+struct ProfileSuite {
+    let profile: SyntheticProfile
+    let size: Int
+    let options: BenchmarkOptions
+    /// The directory this suite's store lives in (created and deleted by the caller).
+    let workDirectory: String
+    let log: (String) -> Void
+
+    /// Batches handed to each `save` during ingest.
+    static let batchSize = 65_536
+    /// Samples appended before the anchored query.
+    static let appendedSamples = 1_000
+
+    private var label: String { sizeLabel(size) }
+    private var storePath: String { workDirectory + "/\(profile.rawValue)-\(label).cadence" }
+    private var parallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Runs the suite; the store is deleted afterwards.
+    func run() throws -> [BenchmarkResult] {
+        defer { try? FileManager.default.removeItem(atPath: storePath) }
+        var results: [BenchmarkResult] = []
+        results.append(try measureIngest())
+        let info = try HealthStore.open(at: storePath, options: .readOnly).info()
+        results += try measureSize(info)
+        results.append(try measureOpen(info))
+        let store = try HealthStore.open(at: storePath)
+        defer { try? store.close() }
+        switch profile {
+        case .dense:
+            results += try measureHeartRateQueries(store, info: info)
+        case .realistic:
+            results += try measureStepQueries(store, info: info)
+        }
+        return results
+    }
+
+    // MARK: Ingest
+
+    /// Saves the generated data into a new durable store, batch by batch (each save fsyncs the
+    /// write-ahead log), and closes it (the final flush writes the remaining chunks).
+    private func measureIngest() throws -> BenchmarkResult {
+        let data = SyntheticHealthData(profile: profile, seed: options.seed, size: .samples(size))
+        let fileManager = FileManager.default
+        let timing: Timing
+        let note: String
+        var sampleCount = 0
+        if size <= BenchmarkOptions.inMemoryGenerationLimit {
+            log("  generating \(label) \(profile.rawValue) samples into memory")
+            let batches = try data.batches(batchSize: Self.batchSize)
+            sampleCount = batches.reduce(0) { $0 + $1.count }
+            log("  ingest: 1 warm-up + \(options.runs) runs")
+            timing = try Stopwatch.measure(runs: options.runs, setUp: { _ in
+                try? fileManager.removeItem(atPath: storePath)
+            }) { _ in
+                let store = try HealthStore.open(at: storePath)
+                for batch in batches { try store.save(batch) }
+                try store.close()
+            }
+            note = "open + save of \(sizeLabel(Self.batchSize))-sample batches (log fsync'd per save) + close; generation not timed"
+        } else {
+            log("  ingest while generating: 1 run, no warm-up")
+            try? fileManager.removeItem(atPath: storePath)
+            timing = try Stopwatch.measure(runs: 1, warmUp: 0) { _ in
+                let store = try HealthStore.open(at: storePath)
+                try data.generate(batchSize: Self.batchSize) { batch in
+                    sampleCount += batch.count
+                    try store.save(batch)
+                }
+                try store.close()
+            }
+            note = "generation INCLUDED in the timing (too large to pre-generate in memory); 1 run"
+        }
+        return BenchmarkResult(name: "ingest.\(profile.rawValue).\(label)", kind: .throughput, profile: profile.rawValue,
+                               storeSamples: sampleCount, samples: sampleCount, value: Double(sampleCount) / timing.median,
+                               timing: timing, target: .ingest, note: note)
+    }
+
+    // MARK: Size
+
+    /// Chunk bytes per sample (the storage issue's figure), per type, and the whole directory's.
+    private func measureSize(_ info: StoreInfo) throws -> [BenchmarkResult] {
+        guard info.types.allSatisfy({ $0.unflushedSamples == 0 }), info.totalSamples > 0 else {
+            throw BenchmarkFailure("the closed store \(storePath) still has unflushed samples or none at all")
+        }
+        let target: Target = profile == .dense ? .denseBytesPerSample : .realisticBytesPerSample
+        var results = [BenchmarkResult(
+            name: "storage.bytesPerSample.\(profile.rawValue).\(label)", kind: .size, profile: profile.rawValue,
+            storeSamples: info.totalSamples, samples: info.totalSamples,
+            value: Double(info.totalChunkBytes) / Double(info.totalSamples), target: target,
+            note: "chunk files only, from info(); \(info.totalChunkBytes) bytes; no explicit UUIDs in generated data")]
+        if info.types.count > 1 {
+            for type in info.types {
+                results.append(BenchmarkResult(
+                    name: "storage.bytesPerSample.\(profile.rawValue).\(shortName(type.identifier)).\(label)",
+                    kind: .size, profile: profile.rawValue, storeSamples: info.totalSamples, samples: type.samples,
+                    value: type.bytesPerSample ?? .nan,
+                    note: "\(type.samples) samples in \(type.chunks) chunks"))
+            }
+        }
+        let directoryBytes = try directorySize(storePath)
+        results.append(BenchmarkResult(
+            name: "storage.directoryBytesPerSample.\(profile.rawValue).\(label)", kind: .size, profile: profile.rawValue,
+            storeSamples: info.totalSamples, samples: info.totalSamples,
+            value: Double(directoryBytes) / Double(info.totalSamples),
+            note: "every file in the store directory (chunks, manifest, log, lock)"))
+        return results
+    }
+
+    private func directorySize(_ path: String) throws -> Int {
+        let fileManager = FileManager.default
+        var total = 0
+        for name in try fileManager.subpathsOfDirectory(atPath: path) {
+            let attributes = try fileManager.attributesOfItem(atPath: path + "/" + name)
+            if (attributes[.type] as? FileAttributeType) == .typeRegular {
+                total += (attributes[.size] as? NSNumber)?.intValue ?? 0
+            }
+        }
+        return total
+    }
+
+    // MARK: Open
+
+    /// Opening the store for writing (lock, manifest, empty log); closing is not timed.
+    private func measureOpen(_ info: StoreInfo) throws -> BenchmarkResult {
+        var opened: HealthStore?
+        let timing = try Stopwatch.measure(runs: options.runs, setUp: { _ in
+            try opened?.close()
+            opened = nil
+        }) { _ in
+            opened = try HealthStore.open(at: storePath)
+        }
+        try opened?.close()
+        return BenchmarkResult(name: "store.open.\(profile.rawValue).\(label)", kind: .latency, profile: profile.rawValue,
+                               storeSamples: info.totalSamples, samples: info.totalSamples, value: timing.median,
+                               timing: timing, note: "read-write open of a closed store")
+    }
+
+    // MARK: Heart rate (dense profile)
+
+    private func measureHeartRateQueries(_ store: HealthStore, info: StoreInfo) throws -> [BenchmarkResult] {
+        let heartRate = QuantityType.heartRate
+        let count = samples(of: heartRate, in: info)
+        let calendar = try Self.berlinCalendar()
+        let anchor = try Self.anchor(in: calendar)
+        let discrete: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax]
+        let tenMillionOrMore = size >= 10_000_000
+        var results: [BenchmarkResult] = []
+
+        let intervals: [(name: String, components: IntervalComponents, target: Target?)] = [
+            ("daily", try .days(1), tenMillionOrMore ? .dailyHeartRate : nil),
+            ("hourly", try .hours(1), tenMillionOrMore ? .hourlyHeartRate : nil),
+            ("monthly", try .months(1), nil),
+            ("yearly", try .years(1), nil),
+        ]
+        for interval in intervals {
+            let query = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,
+                                                      intervalComponents: interval.components, calendar: calendar)
+            results.append(try measureCollection(
+                store, query, name: "statisticsCollection.\(interval.name).heartRate.\(label)", samples: count,
+                target: interval.target, note: "avg/min/max, Europe/Berlin, anchor 03:00 local"))
+        }
+
+        let everything = try StatisticsQuery(quantityType: heartRate, options: discrete)
+        let statisticsTiming = try Stopwatch.measure(runs: options.runs) { _ in
+            blackHole(try store.execute(everything))
+        }
+        results.append(BenchmarkResult(
+            name: "statistics.all.heartRate.\(label)", kind: .throughput, profile: profile.rawValue,
+            storeSamples: info.totalSamples, samples: count, value: Double(count) / statisticsTiming.median,
+            timing: statisticsTiming, note: "avg/min/max over every sample"))
+
+        results.append(try measureOneDaySampleQuery(store, info: info, calendar: calendar))
+
+        let hourly = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,
+                                                   intervalComponents: .hours(1), calendar: calendar)
+        results.append(try measureSpeedup(store, hourly, name: "speedup.hourly.heartRate.\(label)", samples: count))
+
+        results += try measureAnchoredQuery(store, info: info)
+        return results
+    }
+
+    /// A sample query for one local day in the middle of the data.
+    private func measureOneDaySampleQuery(_ store: HealthStore, info: StoreInfo, calendar: Calendar) throws -> BenchmarkResult {
+        guard let type = info.types.first(where: { $0.identifier == QuantityType.heartRate.identifier }),
+              let first = type.firstStart, let last = type.lastEnd else {
+            throw BenchmarkFailure("the store has no heart rate samples")
+        }
+        let middle = first.addingTimeInterval(last.timeIntervalSince(first) / 2)
+        let dayStart = calendar.startOfDay(for: middle)
+        guard let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart) else {
+            throw BenchmarkFailure("no day after \(dayStart)")
+        }
+        let query = SampleQuery(quantityType: .heartRate, predicate: .samples(start: dayStart, end: dayEnd))
+        var returned = 0
+        let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            let samples = try store.execute(query)
+            returned = samples.count
+            blackHole(samples)
+        }
+        guard returned > 0 else { throw BenchmarkFailure("the one-day sample query returned nothing") }
+        return BenchmarkResult(name: "sampleQuery.oneDay.heartRate.\(label)", kind: .latency, profile: profile.rawValue,
+                               storeSamples: info.totalSamples, samples: returned, value: timing.median, timing: timing,
+                               note: "\(returned) samples of one Europe/Berlin day, as [QuantitySample]")
+    }
+
+    /// Appends 1,000 heart-rate samples after the data (one durable save), then asks an anchored
+    /// query for what changed since just before; each run appends new samples.
+    private func measureAnchoredQuery(_ store: HealthStore, info: StoreInfo) throws -> [BenchmarkResult] {
+        guard let last = info.types.first(where: { $0.identifier == QuantityType.heartRate.identifier })?.lastEnd else {
+            throw BenchmarkFailure("the store has no heart rate samples")
+        }
+        let provenance = SyntheticHealthData.watchProvenance
+        var nextStart = last.timestamp + 5_000_000
+        var saveSeconds: [Double] = []
+        var anchor = QueryAnchor(storeIdentifier: store.identifier, sequence: 0)
+        var returned: [Int] = []
+        let timing = try Stopwatch.measure(runs: options.runs, setUp: { run in
+            var batch = QuantitySampleBatch(type: .heartRate, capacity: Self.appendedSamples)
+            let index = batch.addProvenance(provenance)
+            for offset in 0..<Self.appendedSamples {
+                try batch.append(startTimestamp: nextStart, endTimestamp: nextStart,
+                                 value: Double(60 + offset % 40), provenanceIndex: index)
+                nextStart += 5_000_000
+            }
+            anchor = QueryAnchor(storeIdentifier: store.identifier, sequence: try store.info().lastSequence)
+            let seconds = try Stopwatch.time { try store.save(batch) }
+            if run >= 1 { saveSeconds.append(seconds) }
+        }) { run in
+            let result = try store.execute(AnchoredObjectQuery(quantityType: .heartRate, anchor: anchor))
+            if run >= 1 { returned.append(result.samples.count) }
+            blackHole(result)
+        }
+        guard returned.allSatisfy({ $0 == Self.appendedSamples }) else {
+            throw BenchmarkFailure("the anchored query returned \(returned) samples, not \(Self.appendedSamples) each time")
+        }
+        let saveTiming = Timing(seconds: saveSeconds)
+        return [
+            BenchmarkResult(name: "save.\(Self.appendedSamples).heartRate.\(label)", kind: .latency,
+                            profile: profile.rawValue, storeSamples: info.totalSamples, samples: Self.appendedSamples,
+                            value: saveTiming.median, timing: saveTiming, note: "one durable save (log fsync)"),
+            BenchmarkResult(name: "anchoredObjectQuery.after\(Self.appendedSamples).heartRate.\(label)", kind: .latency,
+                            profile: profile.rawValue, storeSamples: info.totalSamples, samples: Self.appendedSamples,
+                            value: timing.median, timing: timing,
+                            note: "changes since the anchor taken before the save (unflushed head)"),
+        ]
+    }
+
+    // MARK: Steps (realistic profile)
+
+    private func measureStepQueries(_ store: HealthStore, info: StoreInfo) throws -> [BenchmarkResult] {
+        let steps = QuantityType.stepCount
+        let count = samples(of: steps, in: info)
+        let calendar = try Self.berlinCalendar()
+        let anchor = try Self.anchor(in: calendar)
+        let note = "sum with proration, iPhone + Watch merged by source rank"
+        let daily = try StatisticsCollectionQuery(quantityType: steps, options: .cumulativeSum, anchorDate: anchor,
+                                                  intervalComponents: .days(1), calendar: calendar)
+        var results = [try measureCollection(store, daily, name: "statisticsCollection.daily.stepCount.merged.\(label)",
+                                             samples: count, target: nil, note: note)]
+
+        let everything = try StatisticsQuery(quantityType: steps, options: .cumulativeSum)
+        let timing = try Stopwatch.measure(runs: options.runs) { _ in blackHole(try store.execute(everything)) }
+        results.append(BenchmarkResult(
+            name: "statistics.all.stepCount.merged.\(label)", kind: .throughput, profile: profile.rawValue,
+            storeSamples: info.totalSamples, samples: count, value: Double(count) / timing.median, timing: timing,
+            note: "sum over every sample, sources merged"))
+
+        results.append(try measureSpeedup(store, daily, name: "speedup.daily.stepCount.merged.\(label)", samples: count))
+        return results
+    }
+
+    // MARK: Shared
+
+    private func measureCollection(_ store: HealthStore, _ query: StatisticsCollectionQuery, name: String, samples: Int,
+                                   target: Target?, note: String) throws -> BenchmarkResult {
+        var intervals = 0
+        let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            let collection = try store.execute(query)
+            intervals = collection.statistics().count
+            blackHole(collection)
+        }
+        guard intervals > 0 else { throw BenchmarkFailure("\(name) produced no statistics") }
+        return BenchmarkResult(name: name, kind: .throughput, profile: profile.rawValue, storeSamples: size,
+                               samples: samples, value: Double(samples) / timing.median, timing: timing,
+                               target: target, note: "\(note); \(intervals) intervals (statistics() included)")
+    }
+
+    /// The same collection query with 1 worker and with one per core.
+    private func measureSpeedup(_ store: HealthStore, _ query: StatisticsCollectionQuery, name: String,
+                                samples: Int) throws -> BenchmarkResult {
+        let serial = try Stopwatch.measure(runs: options.runs) { _ in
+            blackHole(try store.execute(query, parallelism: 1))
+        }
+        let parallel = try Stopwatch.measure(runs: options.runs) { [parallelism] _ in
+            blackHole(try store.execute(query, parallelism: parallelism))
+        }
+        return BenchmarkResult(
+            name: name, kind: .speedup, profile: profile.rawValue, storeSamples: size, samples: samples,
+            value: serial.median / parallel.median, timing: parallel, serialTiming: serial, target: .parallelSpeedup,
+            note: String(format: "1 worker %.2f ms vs %d workers %.2f ms", serial.median * 1e3, parallelism,
+                         parallel.median * 1e3))
+    }
+
+    private func samples(of type: QuantityType, in info: StoreInfo) -> Int {
+        info.types.first { $0.identifier == type.identifier }?.samples ?? 0
+    }
+
+    private func shortName(_ identifier: String) -> String {
+        guard identifier.hasPrefix(QuantityType.identifierPrefix) else { return identifier }
+        let rest = identifier.dropFirst(QuantityType.identifierPrefix.count)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+
+    /// A Gregorian calendar in Europe/Berlin.
+    static func berlinCalendar() throws -> Calendar {
+        guard let zone = TimeZone(identifier: "Europe/Berlin") else {
+            throw BenchmarkFailure("the time zone Europe/Berlin is not available")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    /// 2024-01-01 03:00 local time, the anchor of every collection query.
+    static func anchor(in calendar: Calendar) throws -> Date {
+        guard let date = calendar.date(from: DateComponents(year: 2024, month: 1, day: 1, hour: 3)) else {
+            throw BenchmarkFailure("no anchor date in \(calendar.timeZone.identifier)")
+        }
+        return date
+    }
+}

@@ -1,0 +1,114 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// Turns the text of command-line values into library values, with one-sentence errors that name
+/// the option and say what was expected.
+enum ArgumentValues {
+    /// Parses a date given to `option`.
+    ///
+    /// Accepted forms: RFC 3339 with an offset (`2024-03-10T00:00:00-05:00`), the Apple Health
+    /// export's `2024-03-10 00:00:00 -0500`, and a plain day (`2024-03-10`), read as local midnight in
+    /// `timeZone`.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` naming the option and the text.
+    static func date(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
+        if let timestamp = try? parseRFC3339(text) { return Date(timestamp: timestamp) }
+        if let timestamp = try? parseExport(text) { return Date(timestamp: timestamp) }
+        if text.utf8.count == 10, (try? parseRFC3339(text + "T00:00:00Z")) != nil {
+            let fields = text.split(separator: "-").compactMap { Int($0) }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            if fields.count == 3,
+               let midnight = calendar.date(from: DateComponents(year: fields[0], month: fields[1], day: fields[2])) {
+                return midnight
+            }
+        }
+        // Explain what is wrong with the form the text looks like: a day, or a full timestamp.
+        var reason = ""
+        let looksLikeDay = text.utf8.count == 10
+        do { _ = try parseRFC3339(looksLikeDay ? text + "T00:00:00Z" : text) } catch let error as CadenceError {
+            var message = error.message
+            if message.hasSuffix(".") { message.removeLast() }
+            if looksLikeDay { message = message.replacingOccurrences(of: "T00:00:00Z", with: "") }
+            reason = " (" + message + ")"
+        } catch {}
+        throw CadenceError(
+            .invalidArgument,
+            "Invalid \(option) \"\(text)\": expected an RFC 3339 date such as 2024-03-10T00:00:00-05:00 or a day such as 2024-03-10\(reason).")
+    }
+
+    /// The time zone named by `--time-zone`, or the host's zone.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` for an unknown zone name.
+    static func timeZone(_ name: String?) throws -> TimeZone {
+        guard let name else { return TimeZone.current }
+        return try Cadence.timeZone(named: name)
+    }
+
+    /// The name to report for a time zone: what the user typed, else the host zone's identifier.
+    static func timeZoneName(_ name: String?, zone: TimeZone) -> String {
+        name ?? zone.identifier
+    }
+
+    /// A Gregorian calendar in `timeZone`.
+    static func calendar(in timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    /// The quantity type named `text` (`stepCount` or `HKQuantityTypeIdentifierStepCount`): a type
+    /// in Cadence's table, or one the store holds under that identifier (imported unknown types).
+    ///
+    /// - Throws: ``CadenceError/Code/unknownType``.
+    static func quantityType(_ text: String, in store: HealthStore?) throws -> QuantityType {
+        if let known = QuantityType.known(text) { return known }
+        let identifier = QuantityType.fullIdentifier(text)
+        if let stored = store?.quantityTypes.first(where: { $0.identifier == identifier }) { return stored }
+        throw CadenceError(
+            .unknownType,
+            "Unknown quantity type \"\(text)\": use a HealthKit identifier such as stepCount or HKQuantityTypeIdentifierHeartRate.")
+    }
+
+    /// The unit to report values of `type` in: `text` when given, else the type's canonical unit.
+    ///
+    /// - Throws: ``CadenceError/Code/unknownUnit`` for text outside HealthKit's unit grammar;
+    ///   ``CadenceError/Code/incompatibleUnits`` for a unit of another dimension.
+    static func unit(_ text: String?, for type: QuantityType) throws -> HealthUnit {
+        guard let text else { return type.canonicalUnit }
+        let unit: HealthUnit
+        do {
+            unit = try HealthUnit(text)
+        } catch let error as CadenceError {
+            throw CadenceError(.unknownUnit, "Invalid --unit \"\(text)\": \(error.message)")
+        }
+        guard unit.isCompatible(with: type.canonicalUnit) else {
+            throw CadenceError(
+                .incompatibleUnits,
+                "The unit \"\(text)\" cannot express \(type.shortIdentifier), which is measured in \(type.canonicalUnit.unitString).")
+        }
+        return unit
+    }
+
+    /// A sample UUID.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument``.
+    static func uuid(_ text: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: text) else {
+            throw CadenceError(.invalidArgument, "Invalid --uuid \"\(text)\": expected a UUID such as 0F8FAD5B-D9CB-469F-A165-70867728950E.")
+        }
+        return uuid
+    }
+
+    /// A comma-separated list, with blanks around items removed and empty items dropped.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,79 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// `cadence changes`: the samples added and deleted since an anchor (HealthKit's anchored object
+/// query), one page at a time.
+///
+///     cadence changes --store health --type stepCount --limit 1000
+///     cadence changes --store health --type stepCount --anchor 5f0c…:1042
+struct ChangesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "List the samples added and deleted after an anchor, as JSON.",
+        discussion: """
+            Prints {"samples": [...], "deletedObjects": [{"uuid"}], "anchor": TOKEN, "hasMore": BOOL}. \
+            Pass the anchor back with --anchor to get the next page: paging loses and repeats nothing. \
+            Without --anchor, every current sample and every retained deletion is listed.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("The quantity type, such as stepCount.", valueName: "type"))
+    var type: String
+
+    @Option(help: ArgumentHelp("The anchor a previous call returned; omit it to start from the beginning.",
+                               valueName: "token"))
+    var anchor: String?
+
+    @Option(help: ArgumentHelp("The most samples and deleted objects to return together; 0 for all.",
+                               valueName: "n"))
+    var limit = 0
+
+    @Option(help: ArgumentHelp("The IANA time zone dates are printed in (default: the host's).", valueName: "zone"))
+    var timeZone: String?
+
+    @Option(help: "The output format: json.")
+    var format: OutputFormat = .json
+
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        try format.require([.json], in: "changes")
+    }
+
+    func run() throws {
+        let store = try storeOptions.openForReading()
+        let quantityType = try ArgumentValues.quantityType(type, in: store)
+        let zone = try ArgumentValues.timeZone(timeZone)
+        let start: QueryAnchor?
+        do {
+            start = try anchor.map { try QueryAnchor(token: $0) }
+        } catch let error as CadenceError {
+            throw CadenceError(error.code, "Invalid --anchor: \(error.message)")
+        }
+        let result = try store.execute(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit))
+        let document = JSONValue.object([
+            ("samples", .array(result.samples.map { SampleOutput.json($0, timeZone: zone) })),
+            ("deletedObjects", .array(result.deletedObjects.map { deleted in
+                var members: [(key: String, value: JSONValue)] = [("uuid", .string(deleted.uuid.uuidString))]
+                if !deleted.metadata.isEmpty {
+                    members.append(("metadata", .object(deleted.metadata.sorted { $0.key < $1.key }
+                        .map { ($0.key, .string($0.value)) })))
+                }
+                return .object(members)
+            })),
+            ("anchor", .string(result.anchor.token)),
+            ("hasMore", .bool(result.hasMore)),
+        ])
+        var output = StandardOutput()
+        output.writeLine(document.serialized())
+        output.flush()
+    }
+}

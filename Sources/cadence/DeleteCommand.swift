@@ -1,0 +1,66 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// `cadence delete`: delete samples by UUID, or every sample of a type that a date range and
+/// sources select. Each deletion is recorded, so `cadence changes` reports it.
+///
+///     cadence delete --store health --uuid 0F8FAD5B-D9CB-469F-A165-70867728950E
+///     cadence delete --store health --type bodyMass --from 2024-01-01 --to 2024-02-01
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete samples by UUID, or by type, date range and source.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("uuid"), help: ArgumentHelp("The UUID of a sample to delete; repeat for several.",
+                                                           valueName: "uuid"))
+    var uuids: [String] = []
+
+    @Option(help: ArgumentHelp("Delete samples of this type (narrowed by --from, --to and --source).",
+                               valueName: "type"))
+    var type: String?
+
+    @OptionGroup var filter: SampleFilterOptions
+
+    @Option(help: "The output format: table (a sentence) or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        try format.require([.table, .json], in: "delete")
+        if uuids.isEmpty == (type == nil) {
+            throw ValidationError("Give either --uuid (one or more) or --type, not both.")
+        }
+        if !uuids.isEmpty && !filter.isEmpty {
+            throw ValidationError("--from, --to, --strict-start, --strict-end and --source go with --type, not --uuid.")
+        }
+    }
+
+    func run() throws {
+        let identifiers = try uuids.map(ArgumentValues.uuid)
+        let resolved = try filter.resolve()
+        let store = try storeOptions.openExistingForWriting()
+        let deleted: Int
+        if let type {
+            let quantityType = try ArgumentValues.quantityType(type, in: store)
+            deleted = try store.deleteSamples(of: quantityType, matching: resolved.predicate)
+        } else {
+            deleted = try store.deleteSamples(withUUIDs: identifiers)
+        }
+        try store.close()
+        var output = StandardOutput()
+        switch format {
+        case .json: output.writeLine(JSONValue.object([("deleted", .integer(deleted))]).serialized())
+        default: output.writeLine("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
+        }
+        output.flush()
+    }
+}

@@ -1,0 +1,157 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// `cadence import`: import Apple Health exports (`export.zip`, `export.xml`) and CSV files.
+///
+///     cadence import ~/Downloads/export.zip --store health
+///
+/// Importing is idempotent: a record the store already has (same UUID, or the same type, source,
+/// dates and value for records without one) is skipped and counted as a duplicate.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import Apple Health exports (export.zip, export.xml) and CSV files into a store.",
+        discussion: """
+            Zips are read in place, never unpacked to disk; memory stays bounded whatever the size. \
+            Display units are converted to canonical ones. A record that cannot be read is counted \
+            and reported with its line number, and the rest of the file still imports; with \
+            --strict such a record fails its file and leaves the store as it was (later files are \
+            then not imported). CSV columns: type,sourceName,unit,startDate,endDate,value required; \
+            uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata.
+            """)
+
+    @Argument(help: ArgumentHelp("The files to import (.zip, .xml or .csv).", valueName: "file"))
+    var files: [String]
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(help: "Fail a file on its first bad record, leaving the store exactly as before.")
+    var strict = false
+
+    @Option(help: "The summary's format: table or json.")
+    var format: OutputFormat = .table
+
+    /// How many rejected records the text summary lists with their reasons.
+    static let listedRejections = 5
+
+    func validate() throws {
+        try format.require([.table, .json], in: "import")
+        guard !files.isEmpty else { throw ValidationError("Give at least one file to import.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.openForWriting()
+        var summaries: [ImportSummary] = []
+        var failures: [CadenceError] = []
+        for file in files {
+            let bar = ProgressBar(label: (file as NSString).lastPathComponent)
+            let importer = HealthDataImporter(store: store, strict: strict, progress: { bar.update($0) })
+            do {
+                let summary = try importer.importFile(atPath: file)
+                bar.finish()
+                summaries.append(summary)
+            } catch let error as CadenceError {
+                bar.finish()
+                failures.append(error.path == nil ? CadenceError(error.code, error.message, path: file, line: error.line) : error)
+                StandardStreams.writeError("Error: \(failures[failures.count - 1].description)")
+                if strict { break }
+            }
+        }
+        try store.close()
+
+        var output = StandardOutput()
+        switch format {
+        case .json: output.writeLine(Self.json(summaries, failures: failures).serialized())
+        default: output.write(Self.text(summaries))
+        }
+        output.flush()
+        if !failures.isEmpty { throw ExitCode.failure }
+    }
+
+    // MARK: Output
+
+    static func json(_ summaries: [ImportSummary], failures: [CadenceError]) -> JSONValue {
+        .object([
+            ("files", .array(summaries.map { summary in
+                .object([
+                    ("file", .string(summary.file)),
+                    ("imported", .integer(summary.imported)),
+                    ("duplicates", .integer(summary.duplicates)),
+                    ("rejected", .integer(summary.rejected)),
+                    ("rejections", .array(summary.rejections.map {
+                        .object([("line", .integer($0.line)), ("reason", .string($0.reason))])
+                    })),
+                    ("unknownTypes", .object(summary.unknownTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+                    ("categoryRecords", .integer(summary.categoryRecords)),
+                    ("otherRecords", .integer(summary.otherRecords)),
+                    ("correlationRecords", .integer(summary.correlationRecords)),
+                    ("correlations", .integer(summary.correlations)),
+                    ("workouts", .integer(summary.workouts)),
+                    ("activitySummaries", .integer(summary.activitySummaries)),
+                    ("bytesRead", .integer(summary.bytesRead)),
+                ])
+            })),
+            ("totals", .object([
+                ("imported", .integer(summaries.reduce(0) { $0 + $1.imported })),
+                ("duplicates", .integer(summaries.reduce(0) { $0 + $1.duplicates })),
+                ("rejected", .integer(summaries.reduce(0) { $0 + $1.rejected })),
+            ])),
+            ("errors", .array(failures.map { failure in
+                .object([
+                    ("file", .string(failure.path)),
+                    ("line", failure.line.map { .integer($0) } ?? .null),
+                    ("message", .string(failure.message)),
+                ])
+            })),
+        ])
+    }
+
+    static func text(_ summaries: [ImportSummary]) -> String {
+        var text = ""
+        for summary in summaries {
+            text += "\(summary.file)\n"
+            // A list under the file name, without a header.
+            var table = TableRenderer(columns: [.init("Records"), .init("Count", alignment: .right)])
+            table.showsHeader = false
+            table.append(["  imported", NumberText.grouped(summary.imported)])
+            table.append(["  duplicates skipped", NumberText.grouped(summary.duplicates)])
+            table.append(["  rejected", NumberText.grouped(summary.rejected)])
+            for (type, count) in summary.unknownTypes.sorted(by: { $0.key < $1.key }) {
+                table.append(["  unknown type \(type) (stored)", NumberText.grouped(count)])
+            }
+            let counted: [(String, Int)] = [
+                ("category records (not stored)", summary.categoryRecords),
+                ("other records (not stored)", summary.otherRecords),
+                ("records inside correlations (imported at top level)", summary.correlationRecords),
+                ("correlations", summary.correlations),
+                ("workouts (not stored)", summary.workouts),
+                ("activity summaries (not stored)", summary.activitySummaries),
+            ]
+            for (name, count) in counted where count > 0 {
+                table.append(["  " + name, NumberText.grouped(count)])
+            }
+            text += table.render()
+            for rejection in summary.rejections.prefix(listedRejections) {
+                text += "  rejected \(summary.file):\(rejection.line): \(rejection.reason)\n"
+            }
+            if summary.rejected > listedRejections {
+                text += "  … and \(summary.rejected - min(listedRejections, summary.rejections.count)) more rejected records\n"
+            }
+        }
+        if summaries.count > 1 {
+            let imported = summaries.reduce(0) { $0 + $1.imported }
+            let duplicates = summaries.reduce(0) { $0 + $1.duplicates }
+            let rejected = summaries.reduce(0) { $0 + $1.rejected }
+            text += "Total: \(NumberText.grouped(imported)) imported, \(NumberText.grouped(duplicates)) duplicates skipped, \(NumberText.grouped(rejected)) rejected\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,115 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// `cadence info`: what a store holds per type and what it costs on disk.
+///
+///     cadence info --store health
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show, per type, the samples, sources, time span, chunks and bytes on disk of a store.",
+        discussion: "Figures come from the manifest's chunk summaries: no chunk is decompressed.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("The IANA time zone dates are printed in (default: the host's).", valueName: "zone"))
+    var timeZone: String?
+
+    @Option(help: "The output format: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        try format.require([.table, .json], in: "info")
+    }
+
+    func run() throws {
+        let store = try storeOptions.openForReading()
+        let zone = try ArgumentValues.timeZone(timeZone)
+        let info = try store.info()
+        var output = StandardOutput()
+        switch format {
+        case .json: output.writeLine(Self.json(info, timeZone: zone).serialized())
+        default: output.write(Self.table(info, timeZone: zone))
+        }
+        output.flush()
+    }
+
+    /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed.
+    private static func bytesPerSample(_ info: StoreInfo) -> Double? {
+        let flushed = info.types.reduce(0) { $0 + $1.samples - $1.unflushedSamples }
+        return flushed > 0 ? Double(info.totalChunkBytes) / Double(flushed) : nil
+    }
+
+    static func json(_ info: StoreInfo, timeZone: TimeZone) -> JSONValue {
+        func date(_ date: Date?) -> JSONValue { .string(date.map { formatRFC3339($0.timestamp, timeZone: timeZone) }) }
+        return .object([
+            ("path", .string(info.path)),
+            ("storeIdentifier", .string(info.storeIdentifier.uuidString.lowercased())),
+            ("lastSequence", .integer(Int(info.lastSequence))),
+            ("types", .array(info.types.map { type in
+                .object([
+                    ("type", .string(type.identifier)),
+                    ("unit", .string(type.unit)),
+                    ("samples", .integer(type.samples)),
+                    ("sources", .array(type.sources.map { .string($0) })),
+                    ("firstStart", date(type.firstStart)),
+                    ("lastEnd", date(type.lastEnd)),
+                    ("chunks", .integer(type.chunks)),
+                    ("bytesOnDisk", .integer(type.bytesOnDisk)),
+                    ("unflushedSamples", .integer(type.unflushedSamples)),
+                    ("bytesPerSample", .number(type.bytesPerSample)),
+                ])
+            })),
+            ("totals", .object([
+                ("types", .integer(info.types.count)),
+                ("samples", .integer(info.totalSamples)),
+                ("sources", .integer(Set(info.types.flatMap(\.sources)).count)),
+                ("chunks", .integer(info.types.reduce(0) { $0 + $1.chunks })),
+                ("chunkBytes", .integer(info.totalChunkBytes)),
+                ("metadataBytes", .integer(info.metadataBytes)),
+                ("bytesOnDisk", .integer(info.totalChunkBytes + info.metadataBytes)),
+                ("bytesPerSample", .number(bytesPerSample(info))),
+                ("deletedObjects", .integer(info.deletedObjects)),
+            ])),
+        ])
+    }
+
+    static func table(_ info: StoreInfo, timeZone: TimeZone) -> String {
+        func day(_ date: Date?) -> String {
+            date.map { LocalDateText.format($0, timeZone: timeZone, showsTime: false) } ?? "-"
+        }
+        var table = TableRenderer(columns: [
+            .init("Type"), .init("Unit"), .init("Samples", alignment: .right), .init("Sources", alignment: .right),
+            .init("First"), .init("Last"), .init("Chunks", alignment: .right), .init("On disk", alignment: .right),
+            .init("Bytes/sample", alignment: .right),
+        ])
+        for type in info.types {
+            let short = QuantityType.known(type.identifier)?.shortIdentifier ?? type.identifier
+            table.append([
+                short, type.unit, String(type.samples), String(type.sources.count), day(type.firstStart),
+                day(type.lastEnd), String(type.chunks), ByteCountText.format(type.bytesOnDisk),
+                type.bytesPerSample.map { NumberText.fixed($0, decimals: 1) } ?? "-",
+            ])
+        }
+        let firstStart = info.types.compactMap(\.firstStart).min()
+        let lastEnd = info.types.compactMap(\.lastEnd).max()
+        table.append([
+            "total", "", String(info.totalSamples), String(Set(info.types.flatMap(\.sources)).count), day(firstStart),
+            day(lastEnd), String(info.types.reduce(0) { $0 + $1.chunks }), ByteCountText.format(info.totalChunkBytes),
+            bytesPerSample(info).map { NumberText.fixed($0, decimals: 1) } ?? "-",
+        ])
+        var text = "Store \(info.path) (\(info.storeIdentifier.uuidString.lowercased()))\n"
+        text += table.render()
+        text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
+        text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
+        return text
+    }
+}

@@ -1,0 +1,109 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A JSON value whose objects keep their keys in the order they were built, so that the tool's
+/// output is stable from run to run and easy to read.
+///
+///     let value: JSONValue = .object([("type", .string("stepCount")), ("sum", .number(8_123))])
+///     print(value.serialized())
+///
+/// Numbers are written as plain JSON numbers: whole values without a fraction (`8123`), others in
+/// the shortest form that reads back as the same `Double` (`71.16666666666667`); a value that is not
+/// finite becomes `null`, since JSON cannot spell it.
+enum JSONValue {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case integer(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// A number, or `null` when `value` is `nil`.
+    static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+
+    /// A string, or `null` when `text` is `nil`.
+    static func string(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+
+    /// The value as JSON text, indented by two spaces per level, ending without a newline.
+    func serialized() -> String {
+        var output = ""
+        write(to: &output, indentation: 0)
+        return output
+    }
+
+    private func write(to output: inout String, indentation: Int) {
+        switch self {
+        case .null:
+            output += "null"
+        case .bool(let flag):
+            output += flag ? "true" : "false"
+        case .integer(let integer):
+            output += String(integer)
+        case .number(let number):
+            output += Self.numberText(number)
+        case .string(let text):
+            Self.writeString(text, to: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                output += "[]"
+                return
+            }
+            output += "[\n"
+            for (index, element) in elements.enumerated() {
+                output += String(repeating: " ", count: indentation + 2)
+                element.write(to: &output, indentation: indentation + 2)
+                output += index + 1 < elements.count ? ",\n" : "\n"
+            }
+            output += String(repeating: " ", count: indentation) + "]"
+        case .object(let members):
+            guard !members.isEmpty else {
+                output += "{}"
+                return
+            }
+            output += "{\n"
+            for (index, member) in members.enumerated() {
+                output += String(repeating: " ", count: indentation + 2)
+                Self.writeString(member.key, to: &output)
+                output += ": "
+                member.value.write(to: &output, indentation: indentation + 2)
+                output += index + 1 < members.count ? ",\n" : "\n"
+            }
+            output += String(repeating: " ", count: indentation) + "}"
+        }
+    }
+
+    /// A finite number as JSON text; whole numbers that a `Double` holds exactly print without a fraction.
+    static func numberText(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        if number == number.rounded(), abs(number) < 1e15 {
+            // Avoid "-0" for negative zero.
+            return number == 0 ? "0" : String(Int64(number))
+        }
+        return "\(number)"
+    }
+
+    /// Writes `text` as a quoted JSON string, escaping quotes, backslashes and control characters.
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20 || control.value == 0x7F:
+                let hex = String(control.value, radix: 16, uppercase: false)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// `cadence samples`: list the samples of a type, as CSV that `cadence import` reads back, JSON or
+/// a table.
+///
+///     cadence samples --store health --type bodyMass --from 2024-01-01 --format csv > mass.csv
+struct SamplesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "List the samples of a quantity type.",
+        discussion: """
+            CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
+            value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
+            losslessly. Values are in the type's canonical unit.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("The quantity type, such as stepCount or HKQuantityTypeIdentifierBodyMass.",
+                               valueName: "type"))
+    var type: String
+
+    @OptionGroup var filter: SampleFilterOptions
+
+    @Option(help: ArgumentHelp("The most samples to list; 0 for all.", valueName: "n"))
+    var limit = 0
+
+    // Unconditional, so that `--sort -startDate` is read as a value rather than an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        The order: startDate, -startDate, endDate or -endDate (a minus sorts descending); \
+        comma-separate several keys. Default: startDate.
+        """, valueName: "keys"))
+    var sort: String?
+
+    @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        _ = try sortDescriptors()
+    }
+
+    /// The `--sort` keys as sort descriptors.
+    func sortDescriptors() throws -> [SampleQuery.SortDescriptor] {
+        guard let sort else { return [] }
+        return try ArgumentValues.list(sort).map { key in
+            switch key {
+            case "startDate", "+startDate": .startDate(ascending: true)
+            case "-startDate": .startDate(ascending: false)
+            case "endDate", "+endDate": .endDate(ascending: true)
+            case "-endDate": .endDate(ascending: false)
+            default: throw ValidationError("Unknown --sort key \"\(key)\": use startDate, -startDate, endDate or -endDate.")
+            }
+        }
+    }
+
+    func run() throws {
+        let store = try storeOptions.openForReading()
+        let quantityType = try ArgumentValues.quantityType(type, in: store)
+        let resolved = try filter.resolve()
+        let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
+                                sortDescriptors: try sortDescriptors())
+        let samples = try store.execute(query)
+        var output = StandardOutput()
+        switch format {
+        case .json:
+            let document = JSONValue.object([
+                ("samples", .array(samples.map { SampleOutput.json($0, timeZone: resolved.timeZone) })),
+            ])
+            output.writeLine(document.serialized())
+        case .csv:
+            SampleOutput.csv(samples, timeZone: resolved.timeZone, into: &output)
+        case .table:
+            output.write(SampleOutput.table(samples, type: quantityType, timeZone: resolved.timeZone))
+        }
+        output.flush()
+    }
+}

@@ -1,0 +1,162 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// The rows of a `stats` result, ready to print in any format.
+struct StatisticsReport {
+    /// One interval's values, or one source's values within an interval.
+    struct Row {
+        var start: Date?
+        var end: Date?
+        /// `nil` for the values of all sources merged.
+        var source: String?
+        var values: [StatisticColumn: Double]
+        var mostRecentInterval: DateInterval?
+        /// Per-source rows (only on merged rows, only with separateBySource).
+        var sources: [Row]
+    }
+
+    let type: QuantityType
+    let unit: HealthUnit
+    let selection: StatisticsSelection
+    let timeZone: TimeZone
+    let timeZoneName: String
+    private(set) var rows: [Row] = []
+
+    init(type: QuantityType, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
+         timeZoneName: String) {
+        self.type = type
+        self.unit = unit
+        self.selection = selection
+        self.timeZone = timeZone
+        self.timeZoneName = timeZoneName
+    }
+
+    /// Adds one statistics value (and its sources) as a row.
+    mutating func append(_ statistics: Statistics, start: Date?, end: Date?) throws {
+        var row = try makeRow(statistics, source: nil, start: start, end: end)
+        if selection.separateBySource {
+            var seen = Set<String>()
+            for source in statistics.sources ?? [] where seen.insert(source.name).inserted {
+                row.sources.append(try makeRow(statistics, source: source, start: start, end: end))
+            }
+        }
+        rows.append(row)
+    }
+
+    private func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
+        var values: [StatisticColumn: Double] = [:]
+        for column in selection.columns {
+            values[column] = try column.value(of: statistics, source: source, unit: unit)
+        }
+        let mostRecentInterval = selection.columns.contains(.mostRecent)
+            ? statistics.mostRecentQuantityDateInterval(for: source) : nil
+        return Row(start: start, end: end, source: source?.name, values: values,
+                   mostRecentInterval: values[.mostRecent] == nil ? nil : mostRecentInterval, sources: [])
+    }
+
+    private func date(_ date: Date?) -> String? {
+        date.map { formatRFC3339($0.timestamp, timeZone: timeZone) }
+    }
+
+    // MARK: JSON
+
+    /// `{"type", "unit", "timeZone", "statistics": [...]}` with one key per requested statistic.
+    func json() -> JSONValue {
+        .object([
+            ("type", .string(type.identifier)),
+            ("unit", .string(unit.unitString)),
+            ("timeZone", .string(timeZoneName)),
+            ("statistics", .array(rows.map { row in
+                var members = [(key: String, value: JSONValue)]()
+                members.append(("startDate", .string(date(row.start))))
+                members.append(("endDate", .string(date(row.end))))
+                members += valueMembers(row)
+                if selection.separateBySource {
+                    members.append(("sources", .object(row.sources.map { ($0.source ?? "", .object(valueMembers($0))) })))
+                }
+                return .object(members)
+            })),
+        ])
+    }
+
+    private func valueMembers(_ row: Row) -> [(key: String, value: JSONValue)] {
+        var members = [(key: String, value: JSONValue)]()
+        for column in selection.columns {
+            members.append((column.rawValue, .number(row.values[column])))
+            if column == .mostRecent {
+                members.append(("mostRecentStartDate", .string(date(row.mostRecentInterval?.start))))
+                members.append(("mostRecentEndDate", .string(date(row.mostRecentInterval?.end))))
+            }
+        }
+        return members
+    }
+
+    // MARK: CSV
+
+    /// A header and one line per interval (and per source), with RFC 3339 dates and full-precision numbers.
+    func csv() -> String {
+        var header = ["startDate", "endDate"]
+        if selection.separateBySource { header.append("source") }
+        for column in selection.columns {
+            header.append(column.rawValue)
+            if column == .mostRecent { header += ["mostRecentStartDate", "mostRecentEndDate"] }
+        }
+        var output = CSVOutput.line(header)
+        for row in rows {
+            for line in [row] + row.sources {
+                var fields = [date(line.start) ?? "", date(line.end) ?? ""]
+                if selection.separateBySource { fields.append(line.source ?? "") }
+                for column in selection.columns {
+                    fields.append(line.values[column].map(JSONValue.numberText) ?? "")
+                    if column == .mostRecent {
+                        fields += [date(line.mostRecentInterval?.start) ?? "", date(line.mostRecentInterval?.end) ?? ""]
+                    }
+                }
+                output += CSVOutput.line(fields)
+            }
+        }
+        return output
+    }
+
+    // MARK: Table
+
+    /// Aligned columns with local dates and the unit in each value header.
+    func table() -> String {
+        let dates = rows.flatMap { [$0.start, $0.end] }.compactMap { $0 }
+        let showsTime = dates.contains { !LocalDateText.isMidnight($0, timeZone: timeZone) }
+        var columns = [TableRenderer.Column("Start"), TableRenderer.Column("End")]
+        if selection.separateBySource { columns.append(TableRenderer.Column("Source")) }
+        for column in selection.columns {
+            let unitText = column == .duration ? "h:mm:ss" : unit.unitString
+            columns.append(TableRenderer.Column("\(column.title) (\(unitText))", alignment: .right))
+        }
+        var table = TableRenderer(columns: columns)
+        for row in rows {
+            for line in [row] + row.sources {
+                let isSourceLine = line.source != nil
+                var cells = [
+                    isSourceLine ? "" : line.start.map { LocalDateText.format($0, timeZone: timeZone, showsTime: showsTime) } ?? "",
+                    isSourceLine ? "" : line.end.map { LocalDateText.format($0, timeZone: timeZone, showsTime: showsTime) } ?? "",
+                ]
+                if selection.separateBySource { cells.append(line.source ?? "all sources") }
+                for column in selection.columns {
+                    let text = column == .duration
+                        ? line.values[column].map { NumberText.clock($0, alwaysShowsHours: true) }
+                        : line.values[column].map(NumberText.readable)
+                    cells.append(text ?? "-")
+                }
+                table.append(cells)
+            }
+        }
+        var heading = "\(type.shortIdentifier) in \(unit.unitString), times in \(timeZoneName)\n"
+        if rows.isEmpty { heading += "(no intervals)\n" }
+        return heading + table.render()
+    }
+}

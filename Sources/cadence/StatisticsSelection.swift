@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// One statistic the `stats` command can print, in the order columns and JSON keys appear.
+enum StatisticColumn: String, CaseIterable {
+    case sum, average, minimum, maximum, mostRecent, duration
+
+    /// The library option that computes it.
+    var option: StatisticsOptions {
+        switch self {
+        case .sum: .cumulativeSum
+        case .average: .discreteAverage
+        case .minimum: .discreteMin
+        case .maximum: .discreteMax
+        case .mostRecent: .mostRecent
+        case .duration: .duration
+        }
+    }
+
+    /// The header word in tables.
+    var title: String {
+        switch self {
+        case .sum: "Sum"
+        case .average: "Average"
+        case .minimum: "Minimum"
+        case .maximum: "Maximum"
+        case .mostRecent: "Most recent"
+        case .duration: "Duration"
+        }
+    }
+
+    /// The statistic's value in `unit` (seconds for ``duration``), or `nil` when the interval (or
+    /// the source) has no data.
+    func value(of statistics: Statistics, source: Source?, unit: HealthUnit) throws -> Double? {
+        let quantity: Quantity?
+        switch self {
+        case .sum: quantity = statistics.sumQuantity(for: source)
+        case .average: quantity = statistics.averageQuantity(for: source)
+        case .minimum: quantity = statistics.minimumQuantity(for: source)
+        case .maximum: quantity = statistics.maximumQuantity(for: source)
+        case .mostRecent: quantity = statistics.mostRecentQuantity(for: source)
+        case .duration: return statistics.duration(for: source)?.value
+        }
+        return try quantity.map { try $0.doubleValue(for: unit) }
+    }
+}
+
+/// The statistics a command was asked for with `--options`.
+///
+/// Names are `sum, average, minimum, maximum, mostRecent, duration, separateBySource`, or
+/// HealthKit's `cumulativeSum, discreteAverage, discreteMin, discreteMax`. Without `--options`
+/// cumulative types get `sum` and discrete ones `average,minimum,maximum`.
+struct StatisticsSelection {
+    /// The statistics to print, in ``StatisticColumn`` order.
+    var columns: [StatisticColumn]
+    /// Whether per-source values are wanted too.
+    var separateBySource: Bool
+
+    /// The library options to query with.
+    var options: StatisticsOptions {
+        var options = StatisticsOptions(columns.map(\.option))
+        if separateBySource { options.insert(.separateBySource) }
+        return options
+    }
+
+    /// The statistic names accepted by `--options`, ours and HealthKit's.
+    static let columnNames: [String: StatisticColumn] = [
+        "sum": .sum, "cumulativeSum": .sum,
+        "average": .average, "discreteAverage": .average,
+        "minimum": .minimum, "discreteMin": .minimum,
+        "maximum": .maximum, "discreteMax": .maximum,
+        "mostRecent": .mostRecent, "duration": .duration,
+    ]
+
+    /// Reads `--options` for `type`.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` for an unknown name. (Options that do not
+    ///   fit the type are rejected when the query is built.)
+    init(parsing list: String?, for type: QuantityType) throws {
+        guard let list else {
+            columns = type.aggregationStyle.isDiscrete ? [.average, .minimum, .maximum] : [.sum]
+            separateBySource = false
+            return
+        }
+        var chosen = Set<StatisticColumn>()
+        var bySource = false
+        for name in ArgumentValues.list(list) {
+            if name == "separateBySource" {
+                bySource = true
+            } else if let column = Self.columnNames[name] {
+                chosen.insert(column)
+            } else {
+                throw CadenceError(
+                    .invalidArgument,
+                    "Unknown statistic \"\(name)\" in --options: use sum, average, minimum, maximum, mostRecent, duration or separateBySource.")
+            }
+        }
+        columns = StatisticColumn.allCases.filter(chosen.contains)
+        separateBySource = bySource
+    }
+}

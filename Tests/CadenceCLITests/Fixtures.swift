@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+/// The real Apple Health export the tests import, and a store imported from it once and shared by
+/// the tests that only read.
+enum Fixtures {
+    /// `../shared/data/apple-health/hkimport-export.xml` next to the package (not part of the
+    /// project; see that folder's README for its origin and licence).
+    static let hkimportExport: Result<URL, HarnessError> = {
+        let url = CadenceBinary.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/data/apple-health/hkimport-export.xml")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return .failure(HarnessError(description: "The fixture \(url.path) is missing; these tests need ../shared/data/apple-health/ beside the package."))
+        }
+        return .success(url)
+    }()
+
+    /// A store holding `hkimport-export.xml`, and what `cadence import --format json` printed.
+    struct ImportedStore: Sendable {
+        var store: String
+        var importOutput: String
+    }
+
+    /// Imported once for all the tests that only read it; tests that change a store copy it first.
+    /// (Its temporary directory outlives the tests on purpose: any of them may still be reading it.)
+    static let hkimportStore: Result<ImportedStore, HarnessError> = {
+        do {
+            let export = try hkimportExport.get()
+            let directory = try TemporaryDirectory()
+            let store = directory.path("store")
+            let result = try CadenceBinary.run(["import", export.path, "--store", store, "--format", "json"])
+            guard result.status == 0 else {
+                return .failure(HarnessError(description: "importing \(export.path) failed: \(result.standardError)"))
+            }
+            return .success(ImportedStore(store: store, importOutput: result.standardOutput))
+        } catch let error as HarnessError {
+            return .failure(error)
+        } catch {
+            return .failure(HarnessError(description: "\(error)"))
+        }
+    }()
+
+    /// A copy of the shared store in `directory`, for tests that write.
+    static func copyOfHKImportStore(in directory: TemporaryDirectory) throws -> String {
+        let source = try hkimportStore.get().store
+        let destination = directory.path("store-copy")
+        try FileManager.default.copyItem(atPath: source, toPath: destination)
+        return destination
+    }
+
+    /// What the export should import, counted from the XML text independently of Cadence.
+    struct ExpectedCounts {
+        /// Top-level `HKQuantityTypeIdentifier…` records per type.
+        var records: [String: Int] = [:]
+        /// Distinct samples per type.
+        var samples: [String: Int] = [:]
+    }
+
+    /// Counts the quantity records of an export, line by line.
+    ///
+    /// Each `<Record …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
+    /// the export repeats them at top level, and Cadence imports them once from there. Two
+    /// records are the same sample when their type, source name, start, end and value are equal —
+    /// Cadence derives a record's UUID from exactly these (SPEC §1), so the second one is a
+    /// duplicate, skipped and counted as such. (The file has such exact repeats, for example 411
+    /// ActiveEnergyBurned records of which 335 are distinct.)
+    static func expectedCounts(of export: URL) throws -> ExpectedCounts {
+        let text = try String(contentsOf: export, encoding: .utf8)
+        var counts = ExpectedCounts()
+        var distinct: [String: Set<[String]>] = [:]
+        var insideCorrelation = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.contains("<Correlation ") { insideCorrelation = !line.contains("/>") }
+            if line.contains("</Correlation>") { insideCorrelation = false }
+            guard !insideCorrelation, line.contains("<Record type=\"HKQuantityTypeIdentifier") else { continue }
+            let attributes = Self.attributes(of: line)
+            let type = attributes["type"] ?? ""
+            counts.records[type, default: 0] += 1
+            let value = Double(attributes["value"] ?? "").map { "\($0)" } ?? ""
+            distinct[type, default: []].insert([
+                attributes["sourceName"] ?? "", attributes["startDate"] ?? "", attributes["endDate"] ?? "", value,
+            ])
+        }
+        counts.samples = distinct.mapValues(\.count)
+        return counts
+    }
+
+    /// The `name="value"` attributes of one XML start tag (values left escaped).
+    static func attributes(of line: Substring) -> [String: String] {
+        var attributes: [String: String] = [:]
+        var rest = line[...]
+        while let equals = rest.range(of: "=\"") {
+            let name = rest[..<equals.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            let valueStart = equals.upperBound
+            guard let close = rest[valueStart...].firstIndex(of: "\"") else { break }
+            attributes[name] = String(rest[valueStart..<close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return attributes
+    }
+}
