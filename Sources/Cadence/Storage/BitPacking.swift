@@ -80,6 +80,14 @@ package enum BitPacking {
         }
     }
 
+    /// Skips `count` packed values without decoding them.
+    package static func skip(from reader: inout BinaryReader, count: Int) throws {
+        _ = try reader.read(Int64.self)
+        let width = Int(try reader.read(UInt8.self))
+        guard width <= 64 else { throw reader.corrupt("bit width \(width) over 64") }
+        if width > 0 { _ = try reader.readBytes((count * width + 7) / 8 + 8) }
+    }
+
     @inline(__always)
     private static func unpack(_ raw: UnsafeRawBufferPointer, width: Int, minimum: Int64,
                                into output: UnsafeMutableBufferPointer<Int64>) {

@@ -13,8 +13,6 @@
 package struct ChunkFile: Sendable {
     /// The magic bytes at the start of every chunk file.
     static let magic: [UInt8] = Array("CDNCHUNK".utf8)
-    /// Samples per block summary.
-    package static let blockSize = ColumnCodec.blockSize
 
     /// The path of the file, for error messages.
     package let path: String
@@ -22,8 +20,10 @@ package struct ChunkFile: Sendable {
     package let typeIdentifier: String
     /// The whole chunk's summary.
     package let summary: SampleSummary
-    /// One summary per ``blockSize`` rows.
+    /// One summary per block of rows (see ``ColumnCodec/blockBoundaries(_:)``).
     package let blocks: [SampleSummary]
+    /// The rows of each block.
+    package let blockRows: [Range<Int>]
     /// The query columns, LZ4-compressed (decoded by ``decodeQueryColumns(into:)``).
     private let bytes: [UInt8]
     private let queryRange: Range<Int>
@@ -38,10 +38,9 @@ package struct ChunkFile: Sendable {
         summaryWriter.write(typeIdentifier)
         summaryWriter.writeVarint(UInt64(columns.count))
         summary.write(to: &summaryWriter)
-        let blockCount = (columns.count + blockSize - 1) / blockSize
-        summaryWriter.writeVarint(UInt64(blockCount))
-        for block in 0..<blockCount {
-            let rows = block * blockSize..<min(columns.count, (block + 1) * blockSize)
+        let blockRanges = ColumnCodec.blockBoundaries(columns)
+        summaryWriter.writeVarint(UInt64(blockRanges.count))
+        for rows in blockRanges {
             SampleSummary(columns, rows: rows, style: style).write(to: &summaryWriter)
         }
         var writer = BinaryWriter(capacity: columns.count + 4096)
@@ -73,10 +72,18 @@ package struct ChunkFile: Sendable {
         let count = Int(clamping: try summaryReader.readVarint())
         summary = try SampleSummary(from: &summaryReader)
         let blockCount = try summaryReader.readCount()
-        guard summary.count == count, blockCount == (count + Self.blockSize - 1) / Self.blockSize else {
+        blocks = try (0..<blockCount).map { _ in try SampleSummary(from: &summaryReader) }
+        var rows = 0
+        var ranges: [Range<Int>] = []
+        for block in blocks {
+            guard block.count > 0 else { throw CadenceError(.corruptFile, "an empty block summary", path: path) }
+            ranges.append(rows..<rows + block.count)
+            rows += block.count
+        }
+        guard summary.count == count, rows == count else {
             throw CadenceError(.corruptFile, "the summary does not match the chunk's row count", path: path)
         }
-        blocks = try (0..<blockCount).map { _ in try SampleSummary(from: &summaryReader) }
+        blockRows = ranges
         let queryStart = reader.offset
         _ = try reader.read(UInt32.self)
         let queryLength = Int(try reader.read(UInt32.self))
@@ -111,14 +118,15 @@ package struct ChunkFile: Sendable {
         guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
     }
 
-    /// Decodes only the query columns of some blocks (see ``blockSize``), concatenated in the
+    /// Decodes only the query columns of some blocks (see ``blockRows``), concatenated in the
     /// order given, into `columns`.
     ///
     /// - Complexity: O(*b*) to decompress the section, plus O(*k*) for the *k* rows decoded.
-    package func decodeQueryBlocks(_ blocks: [Int], into columns: inout SampleColumns) throws {
+    package func decodeQueryBlocks(_ blocks: [Int], needs: ColumnCodec.QueryColumnNeeds = .all,
+                                   into columns: inout SampleColumns) throws {
         var reader = BinaryReader(bytes, path: path, range: queryRange)
         let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
-        try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, into: &columns)
+        try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
     }
 
     /// Decodes every column.

@@ -25,25 +25,63 @@ package enum ColumnCodec {
 
     // MARK: Encoding
 
-    /// Rows per independently decodable block of query columns (the same blocks the chunk's
-    /// block summaries describe).
-    package static let blockSize = 1024
+    /// Which optional query columns a reader needs (start, end and value are always decoded);
+    /// skipped columns are left with stale contents.
+    package struct QueryColumnNeeds: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let provenance = QueryColumnNeeds(rawValue: 1)
+        package static let sequence = QueryColumnNeeds(rawValue: 2)
+        package static let all: QueryColumnNeeds = [.provenance, .sequence]
+    }
 
-    /// Encodes the query columns (the rows' order is kept) as independently decodable blocks of
-    /// ``blockSize`` rows: the block count, each block's byte length, then the blocks.
+    /// A block ends once it holds this many rows and the next row starts in another UTC hour.
+    package static let minimumBlockRows = 512
+    /// A block never holds more rows than this.
+    package static let maximumBlockRows = 8_192
+
+    /// Where the blocks of `columns` begin and end: the unit of decoding, and the runs the
+    /// chunk's block summaries describe.
+    ///
+    /// Blocks end on UTC hour boundaries once they hold ``minimumBlockRows`` rows, so with regular
+    /// data a block covers whole hours, and hourly or daily intervals in whole-hour time zones
+    /// contain whole blocks: their summaries answer without decoding.
+    ///
+    /// - Complexity: O(*n*).
+    package static func blockBoundaries(_ columns: SampleColumns) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var blockStart = 0
+        let hour: Int64 = 3_600_000_000
+        for row in 1..<max(columns.count, 1) {
+            let rows = row - blockStart
+            let newHour = TimestampArithmetic.floorDivide(columns.start[row], hour)
+                != TimestampArithmetic.floorDivide(columns.start[row - 1], hour)
+            if rows >= maximumBlockRows || (rows >= minimumBlockRows && newHour) {
+                ranges.append(blockStart..<row)
+                blockStart = row
+            }
+        }
+        if columns.count > 0 { ranges.append(blockStart..<columns.count) }
+        return ranges
+    }
+
+    /// Encodes the query columns (the rows' order is kept) as independently decodable blocks
+    /// (``blockBoundaries(_:)``): the block count, each block's row count and byte length, then the blocks.
     package static func encodeQueryColumns(_ columns: SampleColumns) -> [UInt8] {
-        let count = columns.count
-        let blockCount = (count + blockSize - 1) / blockSize
+        let blocks = blockBoundaries(columns)
         var bodies: [[UInt8]] = []
-        bodies.reserveCapacity(blockCount)
-        for block in 0..<blockCount {
-            var body = BinaryWriter(capacity: blockSize * 2)
-            encodeQueryBlock(columns, rows: block * blockSize..<min(count, (block + 1) * blockSize), into: &body)
+        bodies.reserveCapacity(blocks.count)
+        for rows in blocks {
+            var body = BinaryWriter(capacity: rows.count * 2)
+            encodeQueryBlock(columns, rows: rows, into: &body)
             bodies.append(body.bytes)
         }
-        var writer = BinaryWriter(capacity: bodies.reduce(16) { $0 + $1.count + 3 })
-        writer.writeVarint(UInt64(blockCount))
-        for body in bodies { writer.writeVarint(UInt64(body.count)) }
+        var writer = BinaryWriter(capacity: bodies.reduce(16) { $0 + $1.count + 6 })
+        writer.writeVarint(UInt64(blocks.count))
+        for (rows, body) in zip(blocks, bodies) {
+            writer.writeVarint(UInt64(rows.count))
+            writer.writeVarint(UInt64(body.count))
+        }
         for body in bodies { writer.write(bytes: body) }
         return writer.bytes
     }
@@ -155,19 +193,25 @@ package enum ColumnCodec {
 
     // MARK: Decoding
 
-    /// The byte ranges of the blocks of an encoded query section.
-    private static func blockRanges(_ reader: inout BinaryReader, count: Int) throws -> [Range<Int>] {
+    /// The row counts and byte ranges of the blocks of an encoded query section.
+    private static func blockRanges(_ reader: inout BinaryReader, count: Int) throws -> [(rows: Int, bytes: Range<Int>)] {
         guard count >= 0, count <= 1 << 28 else { throw reader.corrupt("row count \(count) out of range") }
-        let blockCount = try reader.readCount()
-        guard blockCount == (count + blockSize - 1) / blockSize else {
-            throw reader.corrupt("\(blockCount) blocks for \(count) rows")
+        let blockCount = try reader.readCount(minimumItemSize: 2)
+        var sizes: [(rows: Int, length: Int)] = []
+        var total = 0
+        for _ in 0..<blockCount {
+            let rows = Int(clamping: try reader.readVarint())
+            let length = try reader.readCount()
+            guard rows > 0, rows <= maximumBlockRows else { throw reader.corrupt("a block of \(rows) rows") }
+            total += rows
+            sizes.append((rows, length))
         }
-        let lengths = try (0..<blockCount).map { _ in try reader.readCount() }
-        var ranges: [Range<Int>] = []
+        guard total == count else { throw reader.corrupt("blocks hold \(total) rows, not \(count)") }
+        var ranges: [(rows: Int, bytes: Range<Int>)] = []
         var offset = reader.offset
-        for length in lengths {
-            ranges.append(offset..<offset + length)
-            offset += length
+        for size in sizes {
+            ranges.append((size.rows, offset..<offset + size.length))
+            offset += size.length
         }
         guard offset - reader.offset <= reader.remaining else { throw reader.corrupt("blocks run past the section") }
         _ = try reader.readBytes(offset - reader.offset)
@@ -189,16 +233,17 @@ package enum ColumnCodec {
     ///
     /// - Complexity: O(*k*) for the *k* rows of the chosen blocks.
     package static func decodeQueryBlocks(_ bytes: [UInt8], count: Int, blocks: [Int], path: String,
-                                          into columns: inout SampleColumns) throws {
+                                          needs: QueryColumnNeeds = .all, into columns: inout SampleColumns) throws {
         var reader = BinaryReader(bytes, path: path)
         let ranges = try blockRanges(&reader, count: count)
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the blocks") }
-        try decode(blocks: blocks, ranges: ranges, count: count, reader: reader, into: &columns)
+        try decode(blocks: blocks, ranges: ranges, count: count, reader: reader, needs: needs, into: &columns)
     }
 
-    private static func decode(blocks: [Int], ranges: [Range<Int>], count: Int, reader: BinaryReader,
-                               into columns: inout SampleColumns) throws {
-        let rows = blocks.reduce(0) { total, block in total + min(blockSize, count - block * blockSize) }
+    private static func decode(blocks: [Int], ranges: [(rows: Int, bytes: Range<Int>)], count: Int, reader: BinaryReader,
+                               needs: QueryColumnNeeds = .all, into columns: inout SampleColumns) throws {
+        for block in blocks where block < 0 || block >= ranges.count { throw reader.corrupt("block \(block) out of range") }
+        let rows = blocks.reduce(0) { total, block in total + ranges[block].rows }
         columns.start = try resized(columns.start, rows)
         columns.end = try resized(columns.end, rows)
         columns.sequence = try resized(columns.sequence, rows)
@@ -208,16 +253,15 @@ package enum ColumnCodec {
         columns.flags.removeAll(keepingCapacity: true)
         var offset = 0
         for block in blocks {
-            guard block >= 0, block < ranges.count else { throw reader.corrupt("block \(block) out of range") }
-            let blockRows = min(blockSize, count - block * blockSize)
-            var blockReader = BinaryReader(reader, range: ranges[block])
-            try decodeQueryBlock(&blockReader, rows: offset..<offset + blockRows, into: &columns)
+            let blockRows = ranges[block].rows
+            var blockReader = BinaryReader(reader, range: ranges[block].bytes)
+            try decodeQueryBlock(&blockReader, rows: offset..<offset + blockRows, needs: needs, into: &columns)
             guard blockReader.isAtEnd else { throw blockReader.corrupt("trailing bytes in block \(block)") }
             offset += blockRows
         }
     }
 
-    private static func decodeQueryBlock(_ reader: inout BinaryReader, rows: Range<Int>,
+    private static func decodeQueryBlock(_ reader: inout BinaryReader, rows: Range<Int>, needs: QueryColumnNeeds,
                                          into columns: inout SampleColumns) throws {
         let count = rows.count
         let scale = try reader.readVarint()
@@ -244,12 +288,20 @@ package enum ColumnCodec {
         }
         try columns.sequence.withUnsafeMutableBufferPointer { allSequences in
             let scratch = UnsafeMutableBufferPointer(rebasing: allSequences[rows])
-            try BitPacking.decode(from: &reader, into: scratch)
-            for row in 0..<count {
-                guard let provenance = UInt32(exactly: scratch[row]) else { throw reader.corrupt("provenance out of range") }
-                columns.provenance[rows.lowerBound + row] = provenance
+            if needs.contains(.provenance) {
+                try BitPacking.decode(from: &reader, into: scratch)
+                for row in 0..<count {
+                    guard let provenance = UInt32(exactly: scratch[row]) else { throw reader.corrupt("provenance out of range") }
+                    columns.provenance[rows.lowerBound + row] = provenance
+                }
+            } else {
+                try BitPacking.skip(from: &reader, count: count)
             }
             let firstSequence = try reader.read(Int64.self)
+            guard needs.contains(.sequence) else {
+                try BitPacking.skip(from: &reader, count: count)
+                return
+            }
             try BitPacking.decode(from: &reader, into: scratch)
             var running = firstSequence
             for row in 0..<count {

@@ -31,8 +31,8 @@ package struct AggregationOutput: Sendable {
 ///
 /// Two kernels (SPEC §4–§5):
 /// - *Per-unit accumulation*: each chunk (or head batch) is a unit of work producing partial
-///   ``IntervalAccumulator``s for the intervals it touches; partials merge at the end. Blocks of
-///   1,024 samples that lie wholly inside one interval and are wholly selected are added from
+///   ``IntervalAccumulator``s for the intervals it touches; partials merge at the end. Blocks
+///   (whole UTC hours of samples, see ``ColumnCodec/blockBoundaries(_:)``) that lie wholly inside one interval and are wholly selected are added from
 ///   their summaries without decoding. This gives counts, prorated sums without merging, the
 ///   discrete statistics and most recent.
 /// - *Time sweep*: when sources must be merged (a cumulative sum with more than one source rank)
@@ -290,15 +290,15 @@ package struct Aggregator {
             if filter.needsDetails {
                 columns = try file.decodeAllColumns()
                 for (position, block) in decode.enumerated() {
-                    let rows = block * ChunkFile.blockSize..<min(summary.count, (block + 1) * ChunkFile.blockSize)
+                    let rows = file.blockRows[block]
                     accumulateRows(columns, rows: rows, filter: filter, selectAll: decodeAll[position], separate: separate,
                                    into: &partial)
                 }
             } else {
-                try file.decodeQueryBlocks(decode, into: &columns)
+                try file.decodeQueryBlocks(decode, needs: columnNeeds(filter, separate: separate), into: &columns)
                 var offset = 0
                 for (position, block) in decode.enumerated() {
-                    let count = min(ChunkFile.blockSize, summary.count - block * ChunkFile.blockSize)
+                    let count = file.blockRows[block].count
                     accumulateRows(columns, rows: offset..<offset + count, filter: filter, selectAll: decodeAll[position],
                                    separate: separate, into: &partial)
                     offset += count
@@ -306,9 +306,20 @@ package struct Aggregator {
             }
         case .head(let batch):
             accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, selectAll: false,
-                           separate: separate, into: &partial)
+                           separate: separate, sortedByStart: false, into: &partial)
         }
         return partial
+    }
+
+    /// The optional columns this query reads: provenance for sources and merge ranks, sequence
+    /// for most recent and deletions.
+    private func columnNeeds(_ filter: Filter, separate: Bool) -> ColumnCodec.QueryColumnNeeds {
+        var needs: ColumnCodec.QueryColumnNeeds = []
+        if separate || filter.provenanceSelected != nil || filter.general != nil || !type.aggregationStyle.isDiscrete {
+            needs.insert(.provenance)
+        }
+        if options.contains(.mostRecent) || !filter.hidden.isEmpty || filter.general != nil { needs.insert(.sequence) }
+        return needs
     }
 
     /// Whether a decoded row is selected.
@@ -332,7 +343,7 @@ package struct Aggregator {
     /// - Parameter selectAll: Every row is known to be selected (its block summary said so), so
     ///   the per-row selection is skipped.
     private func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, filter: Filter, selectAll: Bool,
-                                separate: Bool, into partial: inout Partial) {
+                                separate: Bool, sortedByStart: Bool = true, into partial: inout Partial) {
         guard !rows.isEmpty else { return }
         var selected = [Bool]()
         if !selectAll {
@@ -361,33 +372,41 @@ package struct Aggregator {
             var intervalStart = Int64.max
             var intervalEnd = Int64.min
             var lastProvenance = -1
-            for row in rows {
-                if !selectAll && !selected[row &- rows.lowerBound] { continue }
-                let start = starts[row]
-                let end = ends[row]
-                let value = values[row]
-                let sequence = sequences[row]
-                let provenance = Int(provenances[row])
+
+            @inline(__always) func noteRank(_ row: Int, _ provenance: Int) {
                 if provenance != lastProvenance || hasFlags {
                     lastProvenance = provenance
                     let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
                     if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
                 }
-                let energy = style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value
-                if !(start >= intervalStart && start < intervalEnd) {
-                    // Binary search over the integer edges: no calendar work per sample.
-                    var low = 0
-                    var high = edges.count
-                    while low < high {
-                        let middle = (low &+ high) >> 1
-                        if edges[middle] <= start { low = middle &+ 1 } else { high = middle }
-                    }
-                    interval = low &- 1
-                    intervalStart = interval >= 0 ? edges[interval] : Int64.min
-                    intervalEnd = interval < intervalCount ? edges[interval &+ 1] : Int64.max
+            }
+
+            @inline(__always) func locate(_ start: Int64) {
+                if start >= intervalStart && start < intervalEnd { return }
+                // Binary search over the integer edges: no calendar work per sample.
+                var low = 0
+                var high = edges.count
+                while low < high {
+                    let middle = (low &+ high) >> 1
+                    if edges[middle] <= start { low = middle &+ 1 } else { high = middle }
                 }
+                interval = low &- 1
+                intervalStart = interval >= 0 ? edges[interval] : Int64.min
+                intervalEnd = interval < intervalCount ? edges[interval &+ 1] : Int64.max
+            }
+
+            /// The general path: any sample, spread over every interval it overlaps.
+            func accumulateRow(_ row: Int) {
+                let start = starts[row]
+                let end = ends[row]
+                let value = values[row]
+                let sequence = sequences[row]
+                let provenance = Int(provenances[row])
+                noteRank(row, provenance)
+                let energy = style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value
+                locate(start)
                 if start == end {
-                    guard interval >= 0 && interval < intervalCount else { continue }
+                    guard interval >= 0 && interval < intervalCount else { return }
                     merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
                                                   sequence: sequence, overlap: 0)
                     if separate {
@@ -395,7 +414,7 @@ package struct Aggregator {
                         perSource[source, default: emptyIntervals][interval &- first]
                             .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: 0)
                     }
-                    continue
+                    return
                 }
                 var current = max(interval, 0)
                 while current < intervalCount && edges[current] < end {
@@ -411,6 +430,44 @@ package struct Aggregator {
                     }
                     current &+= 1
                 }
+            }
+
+            guard selectAll && !separate && sortedByStart else {
+                for row in rows where selectAll || selected[row &- rows.lowerBound] { accumulateRow(row) }
+                return
+            }
+            // Sorted, fully selected rows: take them interval by interval. Rows that lie wholly
+            // inside the interval add to a local accumulator (no proration, no search); rows
+            // crossing its end take the general path.
+            var row = rows.lowerBound
+            while row < rows.upperBound {
+                locate(starts[row])
+                guard interval >= 0 && interval < intervalCount else {
+                    accumulateRow(row)
+                    row &+= 1
+                    continue
+                }
+                var low = row &+ 1
+                var high = rows.upperBound
+                while low < high {
+                    let middle = (low &+ high) >> 1
+                    if starts[middle] < intervalEnd { low = middle &+ 1 } else { high = middle }
+                }
+                var local = IntervalAccumulator()
+                for inside in row..<low {
+                    let end = ends[inside]
+                    if end > intervalEnd {
+                        accumulateRow(inside)
+                        continue
+                    }
+                    noteRank(inside, Int(provenances[inside]))
+                    let value = values[inside]
+                    local.addContained(start: starts[inside], end: end, value: value,
+                                       energy: style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value,
+                                       sequence: sequences[inside])
+                }
+                merged[interval &- first].merge(local)
+                row = low
             }
         }
         }

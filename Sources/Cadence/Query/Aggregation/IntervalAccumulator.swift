@@ -50,6 +50,29 @@ package struct IntervalAccumulator: Sendable {
         if end > latestEnd { latestEnd = end }
     }
 
+    /// Adds a sample that lies wholly inside the interval (no proration needed).
+    @inline(__always)
+    package mutating func addContained(start: Int64, end: Int64, value: Double, energy: Double, sequence: Int64) {
+        count &+= 1
+        sum += value
+        valueSum += energy
+        if end != start {
+            let seconds = Double(end &- start) * 1e-6
+            weightedSum += energy * seconds
+            weight += seconds
+        }
+        minimum = Swift.min(minimum, value)
+        maximum = Swift.max(maximum, value)
+        if end > mostRecentEnd || (end == mostRecentEnd && (start, sequence) > (mostRecentStart, mostRecentSequence)) {
+            mostRecentEnd = end
+            mostRecentStart = start
+            mostRecentSequence = sequence
+            mostRecentValue = value
+        }
+        earliestStart = Swift.min(earliestStart, start)
+        latestEnd = Swift.max(latestEnd, end)
+    }
+
     /// Adds a run of samples that lie wholly inside the interval, from its summary.
     package mutating func add(_ summary: SampleSummary) {
         guard summary.count > 0 else { return }
