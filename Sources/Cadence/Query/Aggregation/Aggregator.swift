@@ -138,7 +138,17 @@ package struct Aggregator {
             }
             return true
         }
-        let partials = try parallelMap(units) { try accumulate($0, filter: filter, separate: separate) }
+        .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
+        // Whether the time sweep will be needed, judged from the summaries (a superset of the
+        // selected samples): if so, the per-unit pass gathers the rows it decodes, so nothing
+        // is decoded twice.
+        var summaryRanks = Set<Int32>()
+        for unit in units { summaryRanks.formUnion(ranks(of: unit.summary)) }
+        let mayMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete && summaryRanks.count > 1
+        let gatherRows = mayMerge || options.contains(.duration)
+        let partials = try parallelMap(units) {
+            try accumulate($0, filter: filter, separate: separate, gatherRows: gatherRows)
+        }
         var ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         for partial in partials {
             for (offset, accumulator) in partial.merged.enumerated() { output.merged[partial.first + offset].merge(accumulator) }
@@ -152,7 +162,7 @@ package struct Aggregator {
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
             && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
-            let rows = try gather(units, filter: filter)
+            let rows = sortedRows(partials.map(\.sweepRows))
             let sweep = sweepAll(rows, separate: separate)
             if needsMerge { output.mergedSum = sweep.sum }
             if options.contains(.duration) {
@@ -171,6 +181,8 @@ package struct Aggregator {
         var perSource: [Int: [IntervalAccumulator]] = [:]
         /// Which merge ranks the selected samples have (merging is needed only for two or more).
         var ranksSeen: [Bool] = []
+        /// The selected rows, for the time sweep (only gathered when it may be needed).
+        var sweepRows = SweepRows()
     }
 
     /// The first and last interval a run of samples can touch, or nil when it touches none.
@@ -247,7 +259,7 @@ package struct Aggregator {
         }
     }
 
-    private func accumulate(_ unit: Unit, filter: Filter, separate: Bool) throws -> Partial {
+    private func accumulate(_ unit: Unit, filter: Filter, separate: Bool, gatherRows: Bool) throws -> Partial {
         var partial = Partial()
         partial.ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         let summary = unit.summary
@@ -255,7 +267,7 @@ package struct Aggregator {
         partial.first = range.lowerBound
         partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
         // A whole chunk inside one interval costs nothing to decode.
-        if selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
+        if !gatherRows, selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
             partial.merged[interval - partial.first].add(summary)
             if separate, let source = singleSource(summary) {
                 var perSource = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
@@ -285,6 +297,20 @@ package struct Aggregator {
                     decodeAll.append(fullySelected)
                 }
             }
+            if gatherRows {
+                // The sweep needs every selected row: decode the whole chunk once for both kernels.
+                let columns = filter.needsDetails ? try file.decodeAllColumns() : try {
+                    var columns = SampleColumns()
+                    try file.decodeQueryBlocks(Array(file.blocks.indices), into: &columns)
+                    return columns
+                }()
+                for (position, block) in decode.enumerated() {
+                    accumulateRows(columns, rows: file.blockRows[block], filter: filter, selectAll: decodeAll[position],
+                                   separate: separate, into: &partial)
+                }
+                gather(columns, filter: filter, into: &partial.sweepRows)
+                return partial
+            }
             guard !decode.isEmpty else { return partial }
             var columns = SampleColumns()
             if filter.needsDetails {
@@ -307,6 +333,7 @@ package struct Aggregator {
         case .head(let batch):
             accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, selectAll: false,
                            separate: separate, sortedByStart: false, into: &partial)
+            if gatherRows { gather(batch.columns, filter: filter, into: &partial.sweepRows) }
         }
         return partial
     }
@@ -358,7 +385,7 @@ package struct Aggregator {
         let intervalCount = edges.count - 1
         let sourceOfProvenance = ranking.sourceOfProvenance
         let rankOfProvenance = ranking.rankOfProvenance
-        let emptyIntervals = [IntervalAccumulator](repeating: IntervalAccumulator(), count: partial.merged.count)
+        let emptyIntervals = separate ? [IntervalAccumulator](repeating: IntervalAccumulator(), count: partial.merged.count) : []
         edges.withUnsafeBufferPointer { edges in
         columns.start.withUnsafeBufferPointer { starts in
         columns.end.withUnsafeBufferPointer { ends in
@@ -511,29 +538,38 @@ package struct Aggregator {
         var source: [Int32] = []
     }
 
-    private func gather(_ units: [Unit], filter: Filter) throws -> SweepRows {
-        let pieces = try parallelMap(units) { unit -> SweepRows in
-            var columns = SampleColumns()
-            switch unit {
-            case .chunk(let chunk):
-                let file = try chunk.file()
-                if filter.needsDetails { columns = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &columns) }
-            case .head(let batch):
-                columns = batch.columns
-            }
-            var rows = SweepRows()
-            for row in 0..<columns.count where selects(columns, row, filter) {
-                let provenance = Int(columns.provenance[row])
-                let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-                rows.start.append(columns.start[row])
-                rows.end.append(columns.end[row])
-                rows.value.append(columns.value[row])
-                rows.rank.append(rankIndex < ranking.rankOfProvenance.count ? ranking.rankOfProvenance[rankIndex] : 0)
-                rows.source.append(provenance < ranking.sourceOfProvenance.count ? ranking.sourceOfProvenance[provenance] : 0)
-            }
-            return rows
+    /// Appends the selected rows of `columns` with their merge rank and source.
+    private func gather(_ columns: SampleColumns, filter: Filter, into rows: inout SweepRows) {
+        rows.start.reserveCapacity(rows.start.count + columns.count)
+        rows.end.reserveCapacity(rows.end.count + columns.count)
+        rows.value.reserveCapacity(rows.value.count + columns.count)
+        rows.rank.reserveCapacity(rows.rank.count + columns.count)
+        rows.source.reserveCapacity(rows.source.count + columns.count)
+        let rankOfProvenance = ranking.rankOfProvenance
+        let sourceOfProvenance = ranking.sourceOfProvenance
+        for row in 0..<columns.count where selects(columns, row, filter) {
+            let provenance = Int(columns.provenance[row])
+            let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+            rows.start.append(columns.start[row])
+            rows.end.append(columns.end[row])
+            rows.value.append(columns.value[row])
+            rows.rank.append(rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0)
+            rows.source.append(provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0)
         }
+    }
+
+    /// The units' gathered rows as one run sorted by start. Units come in order of their first
+    /// start and each chunk is sorted, so the concatenation is usually sorted already.
+    ///
+    /// - Complexity: O(*s*) when already sorted, O(*s* log *s*) otherwise.
+    private func sortedRows(_ pieces: [SweepRows]) -> SweepRows {
         var all = SweepRows()
+        let total = pieces.reduce(0) { $0 + $1.start.count }
+        all.start.reserveCapacity(total)
+        all.end.reserveCapacity(total)
+        all.value.reserveCapacity(total)
+        all.rank.reserveCapacity(total)
+        all.source.reserveCapacity(total)
         for piece in pieces {
             all.start += piece.start
             all.end += piece.end
@@ -541,10 +577,12 @@ package struct Aggregator {
             all.rank += piece.rank
             all.source += piece.source
         }
-        let order = (0..<all.start.count).sorted { all.start[$0] < all.start[$1] }
-        return SweepRows(start: order.map { all.start[$0] }, end: order.map { all.end[$0] },
-                         value: order.map { all.value[$0] }, rank: order.map { all.rank[$0] },
-                         source: order.map { all.source[$0] })
+        if zip(all.start, all.start.dropFirst()).allSatisfy({ $0 <= $1 }) { return all }
+        var order = all.start.enumerated().map { (start: $0.element, row: Int32($0.offset)) }
+        order.sort { $0.start < $1.start }
+        return SweepRows(start: order.map(\.start), end: order.map { all.end[Int($0.row)] },
+                         value: order.map { all.value[Int($0.row)] }, rank: order.map { all.rank[Int($0.row)] },
+                         source: order.map { all.source[Int($0.row)] })
     }
 
     struct SweepOutput {
