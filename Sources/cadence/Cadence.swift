@@ -33,6 +33,7 @@ struct CadenceCommand: ParsableCommand {
             DeleteCommand.self,
             InfoCommand.self,
             VerifyCommand.self,
+            RepairCommand.self,
             PlotCommand.self,
             GenerateCommand.self,
         ])
