@@ -39,7 +39,9 @@ struct SpecVectorTests {
             quantitySamplePredicate: .samples(start: date("2024-05-01T14:00:00Z"), end: date("2024-05-01T15:00:00Z")),
             options: .cumulativeSum, anchorDate: date("2024-05-01T00:00:00Z"), intervalComponents: try .hours(1),
             calendar: utc)
-        let result = try store.execute(query).statistics()
+        let collection = try store.execute(query)
+        #expect(collection.sources() == [Source(name: "Phone")])
+        let result = collection.statistics()
         #expect(result.map(\.startDate) == [date("2024-05-01T13:00:00Z"), date("2024-05-01T14:00:00Z"), date("2024-05-01T15:00:00Z")])
         let sums = result.map { $0.sumQuantity()?.value ?? -1 }
         // 13:00 gets 80·36/72 + 100·3/5 = 100; 14:00 gets 40 + 40 + 200 + 50 = 330; 15:00 gets 70. S5 is not selected.

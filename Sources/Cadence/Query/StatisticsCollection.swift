@@ -95,11 +95,7 @@ public struct StatisticsCollection: Sendable {
 
     /// The sources that contributed to any interval.
     public func sources() -> Set<Source> {
-        if !output.perSource.isEmpty {
-            return Set(output.perSource.indices.filter { source in output.perSource[source].contains { $0.count > 0 } }
-                .map { output.sources[$0] })
-        }
-        return []
+        Set(output.sourcesSeen.indices.filter { output.sourcesSeen[$0] }.map { output.sources[$0] })
     }
 
     private func emptyStatistics(start: Int64, end: Int64) -> Statistics {

@@ -24,6 +24,8 @@ package struct AggregationOutput: Sendable {
     package var perSource: [[IntervalAccumulator]]
     /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
     package var perSourceDuration: [[Double]]
+    /// Which of ``sources`` contributed to any interval.
+    package var sourcesSeen: [Bool] = []
 }
 
 /// Runs statistics over a snapshot: prunes chunks by their summaries, answers what summaries can
@@ -158,6 +160,8 @@ package struct Aggregator {
                 }
             }
             for (rank, seen) in partial.ranksSeen.enumerated() where seen { ranksSeen[rank] = true }
+            if output.sourcesSeen.isEmpty { output.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count) }
+            for (source, seen) in partial.sourcesSeen.enumerated() where seen { output.sourcesSeen[source] = true }
         }
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
             && ranksSeen.filter { $0 }.count > 1
@@ -183,6 +187,8 @@ package struct Aggregator {
         var ranksSeen: [Bool] = []
         /// The selected rows, for the time sweep (only gathered when it may be needed).
         var sweepRows = SweepRows()
+        /// Which sources contributed.
+        var sourcesSeen: [Bool] = []
     }
 
     /// The first and last interval a run of samples can touch, or nil when it touches none.
@@ -250,6 +256,12 @@ package struct Aggregator {
         return Int(source)
     }
 
+    private func markSources(_ summary: SampleSummary, in seen: inout [Bool]) {
+        for provenance in summary.provenances where Int(provenance) < ranking.sourceOfProvenance.count {
+            seen[Int(ranking.sourceOfProvenance[Int(provenance)])] = true
+        }
+    }
+
     private func ranks(of summary: SampleSummary) -> [Int32] {
         summary.provenances.flatMap { provenance -> [Int32] in
             let base = Int(provenance) * 2
@@ -262,6 +274,7 @@ package struct Aggregator {
     private func accumulate(_ unit: Unit, filter: Filter, separate: Bool, gatherRows: Bool) throws -> Partial {
         var partial = Partial()
         partial.ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
+        partial.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count)
         let summary = unit.summary
         guard let range = intervalRange(summary) else { return partial }
         partial.first = range.lowerBound
@@ -275,6 +288,7 @@ package struct Aggregator {
                 partial.perSource[source] = perSource
             }
             for rank in ranks(of: summary) { partial.ranksSeen[Int(rank)] = true }
+            markSources(summary, in: &partial.sourcesSeen)
             return partial
         }
         switch unit {
@@ -292,6 +306,7 @@ package struct Aggregator {
                         partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block)
                     }
                     for rank in ranks(of: block) { partial.ranksSeen[Int(rank)] = true }
+                    markSources(block, in: &partial.sourcesSeen)
                 } else {
                     decode.append(index)
                     decodeAll.append(fullySelected)
@@ -379,6 +394,7 @@ package struct Aggregator {
         }
         let hasFlags = !columns.flags.isEmpty
         var ranksSeen = partial.ranksSeen
+        var sourcesSeen = partial.sourcesSeen
         var perSource = partial.perSource
         let first = partial.first
         let style = type.aggregationStyle
@@ -405,6 +421,7 @@ package struct Aggregator {
                     lastProvenance = provenance
                     let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
                     if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
+                    if provenance < sourceOfProvenance.count { sourcesSeen[Int(sourceOfProvenance[provenance])] = true }
                 }
             }
 
@@ -504,6 +521,7 @@ package struct Aggregator {
         }
         }
         partial.ranksSeen = ranksSeen
+        partial.sourcesSeen = sourcesSeen
         partial.perSource = perSource
     }
 
