@@ -55,17 +55,7 @@ package struct ChunkFile: Sendable {
     /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
     /// the column sections (their checksums are checked when they are decoded).
     package init(bytes: [UInt8], path: String) throws {
-        var reader = BinaryReader(bytes, path: path)
-        guard bytes.count >= 10, Array(bytes[0..<8]) == Self.magic else {
-            throw CadenceError(.corruptFile, "not a Cadence chunk file (bad magic)", path: path)
-        }
-        _ = try reader.readBytes(8)
-        let version = try reader.read(UInt16.self)
-        guard version == FormatVersion.current else {
-            throw CadenceError(.unsupportedFormatVersion,
-                               "chunk format version \(version) is not supported (this build reads \(FormatVersion.current))",
-                               path: path)
-        }
+        var reader = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path)
         let summaryBytes = try ChecksummedSection.read(&reader, name: "summary")
         var summaryReader = BinaryReader(Array(summaryBytes), path: path)
         typeIdentifier = try summaryReader.readString()
@@ -148,4 +138,23 @@ package struct ChunkFile: Sendable {
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
     package static let current: UInt16 = 1
+
+    /// Checks a file's magic bytes and version, and returns a reader positioned after them.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` for wrong magic bytes,
+    ///   ``CadenceError/Code/unsupportedFormatVersion`` for another version.
+    package static func readHeader(_ bytes: [UInt8], magic: [UInt8], kind: String, path: String) throws -> BinaryReader {
+        guard bytes.count >= magic.count + 2, Array(bytes[0..<magic.count]) == magic else {
+            throw CadenceError(.corruptFile, "not a Cadence \(kind) (bad magic)", path: path)
+        }
+        var reader = BinaryReader(bytes, path: path)
+        _ = try reader.readBytes(magic.count)
+        let version = try reader.read(UInt16.self)
+        guard version == current else {
+            throw CadenceError(.unsupportedFormatVersion,
+                               "\(kind) format version \(version) is not supported (this build reads \(current))",
+                               path: path)
+        }
+        return reader
+    }
 }

@@ -84,17 +84,7 @@ package struct Manifest: Sendable {
     }
 
     package init(decoding bytes: [UInt8], path: String) throws {
-        guard bytes.count >= 10, Array(bytes[0..<8]) == Self.magic else {
-            throw CadenceError(.corruptFile, "not a Cadence manifest (bad magic)", path: path)
-        }
-        var outer = BinaryReader(bytes, path: path)
-        _ = try outer.readBytes(8)
-        let version = try outer.read(UInt16.self)
-        guard version == FormatVersion.current else {
-            throw CadenceError(.unsupportedFormatVersion,
-                               "store format version \(version) is not supported (this build reads \(FormatVersion.current))",
-                               path: path)
-        }
+        var outer = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "store manifest", path: path)
         let body = try ChecksummedSection.read(&outer, name: "manifest")
         guard outer.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the manifest", path: path) }
         var reader = BinaryReader(Array(body), path: path)

@@ -38,16 +38,7 @@ package struct IntervalAccumulator: Sendable {
         let seconds = Double(overlap) * 1e-6
         weightedSum += energy * seconds
         weight += seconds
-        if value < minimum { minimum = value }
-        if value > maximum { maximum = value }
-        if end > mostRecentEnd || (end == mostRecentEnd && (start, sequence) > (mostRecentStart, mostRecentSequence)) {
-            mostRecentEnd = end
-            mostRecentStart = start
-            mostRecentSequence = sequence
-            mostRecentValue = value
-        }
-        if start < earliestStart { earliestStart = start }
-        if end > latestEnd { latestEnd = end }
+        noteExtremes(start: start, end: end, value: value, sequence: sequence)
     }
 
     /// Adds a sample that lies wholly inside the interval (no proration needed).
@@ -61,6 +52,12 @@ package struct IntervalAccumulator: Sendable {
             weightedSum += energy * seconds
             weight += seconds
         }
+        noteExtremes(start: start, end: end, value: value, sequence: sequence)
+    }
+
+    /// Updates minimum, maximum, most recent and the time bounds with one contributing sample.
+    @inline(__always)
+    private mutating func noteExtremes(start: Int64, end: Int64, value: Double, sequence: Int64) {
         minimum = Swift.min(minimum, value)
         maximum = Swift.max(maximum, value)
         if end > mostRecentEnd || (end == mostRecentEnd && (start, sequence) > (mostRecentStart, mostRecentSequence)) {
