@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+import ZIPFoundation
 @testable import Cadence
 
 /// Importing the real exports in `../shared/data/apple-health/` and CSV files.
@@ -54,6 +55,26 @@ struct HealthDataImporterTests {
         #expect(summary.rejected == 0, "\(summary.rejections)")
         let again = try HealthDataImporter(store: store).importFile(atPath: file.path)
         #expect(again.imported == 0 && again.duplicates == summary.imported + summary.duplicates)
+    }
+
+    @Test("An export.zip imports exactly like its export.xml, read straight from the archive")
+    func zipImport() throws {
+        let xml = Self.dataDirectory.appendingPathComponent("hkimport-export.xml")
+        let data = try Data(contentsOf: xml)
+        let zip = URL(fileURLWithPath: NSTemporaryDirectory() + "cadence-export-\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(at: zip) }
+        let archive = try Archive(url: zip, accessMode: .create)
+        try archive.addEntry(with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(data.count),
+                             compressionMethod: .deflate, bufferSize: 64 << 10) { position, size in
+            data.subdata(in: Int(position)..<(Int(position) + size))
+        }
+        let fromZip = HealthStore.inMemory()
+        let zipSummary = try HealthDataImporter(store: fromZip).importFile(atPath: zip.path)
+        let fromXML = HealthStore.inMemory()
+        let xmlSummary = try HealthDataImporter(store: fromXML).importFile(atPath: xml.path)
+        #expect(zipSummary.imported == xmlSummary.imported && zipSummary.imported > 10_000)
+        #expect(try fromZip.info().types.map(\.samples) == fromXML.info().types.map(\.samples))
+        #expect(zipSummary.workouts == 61 && zipSummary.correlations == 34)
     }
 
     @Test("Display units convert to canonical ones; source names keep their quirks")
