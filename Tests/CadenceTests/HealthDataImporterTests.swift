@@ -98,6 +98,8 @@ struct HealthDataImporterTests {
             stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T10:05:00Z,100,
             stepCount,Phone,furlong,2024-01-01T11:00:00Z,2024-01-01T11:05:00Z,100,
             heartRate,Watch,count/min,2024-01-01T11:00:00Z,2024-01-01T11:00:00Z,NaN,
+            stepCount,Phone,count,2024-01-01T12:00:00Z,2024-01-01T12:05:00Z,-5,
+            oxygenSaturation,Watch,%,2024-01-01T12:00:00Z,2024-01-01T12:00:00Z,97,
 
             """
         try csv.write(toFile: path, atomically: true, encoding: .utf8)
@@ -107,7 +109,8 @@ struct HealthDataImporterTests {
         let store = HealthStore.inMemory()
         let summary = try HealthDataImporter(store: store).importFile(atPath: path)
         #expect(summary.imported == 2)
-        #expect(summary.rejections.map(\.line) == [4, 5, 6])
+        #expect(summary.rejections.map(\.line) == [4, 5, 6, 7, 8])
+        #expect(summary.rejections[3].reason.contains("out of range"))
         let distance = try store.execute(SampleQuery(quantityType: .distanceWalkingRunning))
         #expect(distance.first?.value == 1500 && distance.first?.metadata[MetadataKey.wasUserEntered] == "1")
     }

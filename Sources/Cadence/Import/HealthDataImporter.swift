@@ -320,6 +320,9 @@ extension HealthDataImporter {
             }
             let canonical = conversion.apply(value)
             guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
+            do { try type.validate(value: canonical) } catch let error as CadenceError {
+                return summary.reject(line: line, error.message)
+            }
             var device: Device?
             if let deviceText {
                 if let cached = devices[deviceText] { device = cached } else {

@@ -62,6 +62,7 @@ public struct QuantitySample: Hashable, Sendable, Identifiable {
         guard canonical.isFinite else {
             throw CadenceError(.invalidArgument, "the value \(value) \(unit?.unitString ?? "") overflows \(type.canonicalUnit)")
         }
+        try type.validate(value: canonical)
         self.uuid = uuid
         self.quantityType = type
         self.value = canonical

@@ -24,10 +24,13 @@ public struct QuantitySampleBatch: Sendable {
     public private(set) var provenances: [Provenance] = []
     private var provenanceIndexes: [Provenance: Int] = [:]
     package private(set) var columns = SampleColumns()
+    /// The type's valid values, looked up once.
+    private let valueRange: ClosedRange<Double>
 
     /// Creates an empty batch.
     public init(type: QuantityType, capacity: Int = 0) {
         quantityType = type
+        valueRange = type.validValues
         columns.reserveCapacity(capacity)
     }
 
@@ -54,6 +57,7 @@ public struct QuantitySampleBatch: Sendable {
             throw CadenceError(.invalidArgument, "the start \(startTimestamp) µs is after the end \(endTimestamp) µs")
         }
         guard value.isFinite else { throw CadenceError(.invalidArgument, "the value \(value) is not a finite number") }
+        guard valueRange.contains(value) else { return try quantityType.validate(value: value) }
         guard provenanceIndex >= 0, provenanceIndex < provenances.count else {
             throw CadenceError(.invalidArgument, "no provenance with index \(provenanceIndex) in this batch")
         }

@@ -71,6 +71,31 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
         return first.lowercased() + rest.dropFirst()
     }
 
+    /// The values a sample of this type may have, in the canonical unit **[Cadence rule]**:
+    /// counts, sums, rates, masses and lengths are never negative; percentages are fractions in
+    /// 0…1; temperatures are above absolute zero; sound levels and unknown types take any finite value.
+    public var validValues: ClosedRange<Double> {
+        guard isKnown else { return -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude }
+        switch canonicalUnit.unitString {
+        case "%": return 0...1
+        case "degC": return -273.15...Double.greatestFiniteMagnitude
+        case "dBASPL": return -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+        default: return 0...Double.greatestFiniteMagnitude
+        }
+    }
+
+    /// Checks a value in the canonical unit against ``validValues``.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` naming the value, the type and the range.
+    public func validate(value: Double) throws {
+        guard validValues.contains(value) else {
+            let range = validValues
+            let bounds = range.upperBound == .greatestFiniteMagnitude ? "at least \(range.lowerBound)" : "in \(range.lowerBound)…\(range.upperBound)"
+            throw CadenceError(.invalidArgument,
+                               "the value \(value) \(canonicalUnit) is out of range for \(shortIdentifier) (it must be \(bounds))")
+        }
+    }
+
     /// Whether the type appears in Cadence's table of known types.
     public var isKnown: Bool { QuantityType.table[identifier] != nil }
 
