@@ -129,8 +129,9 @@ public final class HealthStore: Sendable {
     ///
     /// - Returns: How many samples were saved and how many were duplicates.
     /// - Throws: ``CadenceError/Code/readOnly``; ``CadenceError/Code/io`` when the log cannot be
-    ///   written or synced (nothing of the call is then saved, and the store refuses further writes
-    ///   until reopened).
+    ///   written or synced (the call is not acknowledged: after reopening, its samples are either all
+    ///   there or none), or when the automatic flush after a synced save fails (its samples are
+    ///   saved); either way the store refuses further writes until reopened.
     /// - Complexity: O(*n*) plus, the first time samples overlap stored ones in time, one pass over
     ///   that type's stored samples to index their UUIDs.
     @discardableResult
@@ -226,9 +227,12 @@ public final class HealthStore: Sendable {
     public var sourcePriority: [String] { snapshot().sourcePriority }
 
     /// Flushes, releases the writer lock and closes the log. Further writes throw ``CadenceError/Code/closed``.
+    ///
+    /// The lock and the log are released even when the flush fails (the log still holds every
+    /// acknowledged change), so the store can be reopened at once.
     public func close() throws {
+        defer { writer.withLock { $0.close() } }
         if !options.readOnly { try flush() }
-        writer.withLock { $0.close() }
     }
 }
 

@@ -49,7 +49,8 @@ struct StoreWriter: Sendable {
             manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
         } else {
             guard !options.readOnly else { throw CadenceError(.notFound, "there is no store manifest", path: manifestPath) }
-            let existing = try fileSystem.contentsOfDirectory(path).filter { $0 != "LOCK" }
+            // A `MANIFEST.tmp` is left by an interrupted creation; writing the manifest below replaces it.
+            let existing = try fileSystem.contentsOfDirectory(path).filter { $0 != "LOCK" && !$0.hasSuffix(".tmp") }
             guard existing.isEmpty else {
                 throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(existing.count) files)",
                                    path: path)
