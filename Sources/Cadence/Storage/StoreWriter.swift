@@ -104,10 +104,19 @@ struct StoreWriter: Sendable {
                 if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
             }
             for entry in entries { snapshot = try apply(entry, to: snapshot) }
+            if !options.readOnly && segment != segments.last {
+                // What is replayed must be on disk: a record whose fsync failed before a crash of
+                // this process may still sit only in the page cache.
+                let replayed = try fileSystem.openForAppending(path)
+                defer { replayed.close() }
+                try replayed.sync()
+            }
             lastSegment = segment
         }
         if !options.readOnly {
-            log = try fileSystem.openForAppending(logPath(lastSegment))
+            let current = try fileSystem.openForAppending(logPath(lastSegment))
+            try current.sync()
+            log = current
             try fileSystem.syncDirectory(directory)
         }
         manifest.logSegment = lastSegment
