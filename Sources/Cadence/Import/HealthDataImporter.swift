@@ -134,6 +134,15 @@ extension HealthDataImporter {
         private var units: [String: HealthUnit] = [:]
         private var conversions: [String: UnitConversion] = [:]
         private var devices: [String: Device] = [:]
+        /// The previous record's type identifier and unit, resolved.
+        private var lastConversion: (identifier: String, unitText: String, type: QuantityType, conversion: UnitConversion,
+                                     isKnown: Bool, validValues: ClosedRange<Double>)?
+        /// The previous record's device.
+        private var lastDevice: (text: String, device: Device)?
+        /// Types Cadence does not know, as first met in this file.
+        private var unknownTypes: [String: QuantityType] = [:]
+        /// The provenance of the previous record and its index in its type's batch.
+        private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, index: Int)?
 
         init(importer: HealthDataImporter, path: String, dryRun: Bool) {
             self.importer = importer
@@ -221,7 +230,8 @@ extension HealthDataImporter {
                 summary.correlationRecords += 1
                 return
             }
-            let metadata = Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let metadata = record.metadata.isEmpty ? [:]
+                : Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             try add(line: record.line, type: record.type, sourceName: record.sourceName, unit: record.unit,
                     start: record.startDate, end: record.endDate, value: record.value, uuid: nil,
                     sourceVersion: record.sourceVersion, device: record.device, creation: record.creationDate,
@@ -274,7 +284,7 @@ extension HealthDataImporter {
                 return
             }
             guard !sourceName.isEmpty else { return summary.reject(line: line, "the source name is missing") }
-            guard let valueText, let value = Double(valueText.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            guard let valueText, let value = Self.parseNumber(valueText), value.isFinite else {
                 return summary.reject(line: line, "the value '\(valueText?.prefix(64) ?? "")' is not a finite number")
             }
             let start: Timestamp
@@ -288,55 +298,85 @@ extension HealthDataImporter {
                 return summary.reject(line: line, error.message)
             }
             guard start <= end else { return summary.reject(line: line, "the start date \(startText) is after the end date \(endText)") }
-            // Resolve the type and convert the value to its canonical unit (cached per unit string).
+            // Resolve the type and convert the value to its canonical unit: consecutive records
+            // mostly repeat the previous record's type and unit, so that case does no hashing.
             guard let unitText, !unitText.isEmpty else { return summary.reject(line: line, "the unit is missing") }
-            let unit: HealthUnit
-            if let cached = units[unitText] {
-                unit = cached
-            } else {
-                do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
-                    return summary.reject(line: line, error.message)
-                }
-                units[unitText] = unit
-            }
             let type: QuantityType
-            if let known = QuantityType.known(identifier) {
-                type = known
-            } else {
-                // Unknown types keep the unit of their first record; later records convert to it.
-                type = batches[QuantityType.fullIdentifier(identifier)]?.quantityType
-                    ?? store.snapshotType(identifier) ?? QuantityType.unknown(identifier, unit: unit)
-                summary.unknownTypes[type.identifier, default: 0] += 1
-            }
-            let conversionKey = unitText + "\u{0}" + type.identifier
             let conversion: UnitConversion
-            if let cached = conversions[conversionKey] {
-                conversion = cached
+            let validValues: ClosedRange<Double>
+            if let last = lastConversion, last.identifier == identifier, last.unitText == unitText {
+                type = last.type
+                conversion = last.conversion
+                validValues = last.validValues
+                if !last.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
             } else {
-                do { conversion = try unit.conversion(to: type.canonicalUnit) } catch let error as CadenceError {
-                    return summary.reject(line: line, "\(error.message) for \(type.shortIdentifier)")
+                let unit: HealthUnit
+                if let cached = units[unitText] {
+                    unit = cached
+                } else {
+                    do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
+                        return summary.reject(line: line, error.message)
+                    }
+                    units[unitText] = unit
                 }
-                conversions[conversionKey] = conversion
+                if let known = QuantityType.known(identifier) {
+                    type = known
+                } else {
+                    // Unknown types keep the unit of their first record; later records convert to it.
+                    type = unknownTypes[QuantityType.fullIdentifier(identifier)]
+                        ?? store.snapshotType(identifier) ?? QuantityType.unknown(identifier, unit: unit)
+                    unknownTypes[type.identifier] = type
+                    summary.unknownTypes[type.identifier, default: 0] += 1
+                }
+                let conversionKey = unitText + "\u{0}" + type.identifier
+                if let cached = conversions[conversionKey] {
+                    conversion = cached
+                } else {
+                    do { conversion = try unit.conversion(to: type.canonicalUnit) } catch let error as CadenceError {
+                        return summary.reject(line: line, "\(error.message) for \(type.shortIdentifier)")
+                    }
+                    conversions[conversionKey] = conversion
+                }
+                validValues = type.validValues
+                lastConversion = (identifier, unitText, type, conversion, type.isKnown, validValues)
             }
             let canonical = conversion.apply(value)
             guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
-            do { try type.validate(value: canonical) } catch let error as CadenceError {
-                return summary.reject(line: line, error.message)
+            if !validValues.contains(canonical) {
+                do { try type.validate(value: canonical) } catch let error as CadenceError {
+                    return summary.reject(line: line, error.message)
+                }
             }
             var device: Device?
             if let deviceText {
-                if let cached = devices[deviceText] { device = cached } else {
+                if let last = lastDevice, last.text == deviceText {
+                    device = last.device
+                } else if let cached = devices[deviceText] {
+                    device = cached
+                } else {
                     device = Device(description: deviceText)
                     devices[deviceText] = device
                 }
+                lastDevice = device.map { (deviceText, $0) }
             }
             guard !dryRun else { return }
-            var batch = batches[type.identifier] ?? QuantitySampleBatch(type: type)
-            let index = batch.addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion, device: device))
+            // Take the batch out of the dictionary while appending: a copy left in it would make
+            // every append copy the whole batch.
+            var batch = batches.removeValue(forKey: type.identifier) ?? QuantitySampleBatch(type: type)
+            // Consecutive records mostly share their provenance: skip hashing it then.
+            let index: Int
+            if let last = lastProvenance, last.type == type.identifier, last.sourceName == sourceName,
+               last.sourceVersion == sourceVersion, last.device == deviceText {
+                index = last.index
+            } else {
+                index = batch.addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion, device: device))
+                lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, index)
+            }
             do {
                 try batch.append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index, uuid: uuid,
                                  creationTimestamp: creation, metadata: metadata)
             } catch let error as CadenceError {
+                batches[type.identifier] = batch
                 return summary.reject(line: line, error.message)
             }
             batches[type.identifier] = batch
@@ -353,13 +393,26 @@ extension HealthDataImporter {
             summary.imported += saved.saved
             summary.duplicates += saved.duplicates
             batches = [:]
+            lastProvenance = nil
             pending = 0
         }
 
         /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
         static func parseDate(_ text: String) throws -> Timestamp {
-            if text.contains("T") || text.contains("t") || text.hasSuffix("Z") { return try parseRFC3339(text) }
+            // Byte 10 tells them apart: a space in the export's format, 'T' in RFC 3339.
+            if let separator = text.utf8.dropFirst(10).first, separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") {
+                return try parseRFC3339(text)
+            }
             do { return try parseExport(text) } catch { return try parseRFC3339(text) }
+        }
+
+        /// A decimal number, allowing spaces around it.
+        static func parseNumber(_ text: String) -> Double? {
+            if let value = Double(text) { return value }
+            var trimmed = Substring(text)
+            while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+            while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+            return Double(trimmed)
         }
     }
 
