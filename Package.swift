@@ -45,13 +45,25 @@ let package = Package(
             dependencies: ["Cadence"],
             path: "Benchmarks/CadenceBenchmark"
         ),
+        // The child process the crash test kills (Tests/CadenceTests/CrashTests.swift).
+        .executableTarget(
+            name: "cadence-crash-child",
+            dependencies: ["Cadence"],
+            path: "Tests/CadenceCrashChild"
+        ),
+        // The libFuzzer harness (Fuzz/README.md); Fuzz/run.sh builds it with the fuzzer sanitizer.
+        .executableTarget(
+            name: "CadenceFuzz",
+            dependencies: ["Cadence"],
+            path: "Fuzz/CadenceFuzz"
+        ),
         .testTarget(
             name: "CadenceTests",
-            dependencies: ["Cadence"]
+            dependencies: ["Cadence", "cadence-crash-child"]
         ),
         .testTarget(
             name: "CadenceCLITests",
-            dependencies: ["Cadence"]
+            dependencies: ["Cadence", "cadence"]
         ),
     ],
     swiftLanguageModes: [.v6]

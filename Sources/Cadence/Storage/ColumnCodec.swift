@@ -280,7 +280,16 @@ package enum ColumnCodec {
             try columns.end.withUnsafeMutableBufferPointer { allEnds in
                 let end = UnsafeMutableBufferPointer(rebasing: allEnds[rows])
                 try BitPacking.decode(from: &reader, into: end)
-                for row in 0..<count { end[row] = start[row] &+ end[row] &* scaleValue }
+                // A sample never ends before it starts: a negative or overflowing duration is damage
+                // (and would trap wherever `end - start` is computed).
+                var damaged = false
+                for row in 0..<count {
+                    let (duration, durationOverflows) = end[row].multipliedReportingOverflow(by: scaleValue)
+                    let (rowEnd, endOverflows) = start[row].addingReportingOverflow(duration)
+                    damaged = damaged || durationOverflows || endOverflows || duration < 0
+                    end[row] = rowEnd
+                }
+                if damaged { throw reader.corrupt("a sample ends before it starts or after the end of time") }
             }
         }
         try columns.value.withUnsafeMutableBufferPointer { allValues in
@@ -370,8 +379,11 @@ package enum ColumnCodec {
             columns.explicitUUIDs = [UUID?](repeating: nil, count: count)
             var row = 0
             for _ in 0..<explicitCount {
-                row += Int(clamping: try reader.readVarint())
-                guard row < count else { throw reader.corrupt("UUID row out of range") }
+                // Rows are stored as gaps from the previous one; a gap past the last row is damage
+                // (and adding it unchecked could overflow).
+                let gap = try reader.readVarint()
+                guard gap < UInt64(count - row) else { throw reader.corrupt("UUID row out of range") }
+                row += Int(gap)
                 columns.explicitUUIDs[row] = UUID(high: try reader.read(UInt64.self), low: try reader.read(UInt64.self))
             }
         }

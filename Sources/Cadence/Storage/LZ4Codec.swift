@@ -54,10 +54,18 @@ package enum LZ4Codec {
         }
     }
 
+    /// LZ4 expands a block at most this many times (a match adds at most 255 bytes a byte).
+    static let maximumExpansion = 255
+
     /// Decompresses into a new array of `decompressedCount` bytes.
+    ///
+    /// A count that `input` cannot expand to is refused before anything is allocated, so a
+    /// damaged length cannot make us allocate gigabytes.
     package static func decompress(_ input: ArraySlice<UInt8>, decompressedCount: Int, path: String) throws -> [UInt8] {
-        guard decompressedCount >= 0, decompressedCount <= 1 << 31 else {
-            throw CadenceError(.corruptFile, "an LZ4 block claims \(decompressedCount) bytes", path: path)
+        guard decompressedCount >= 0, decompressedCount <= 1 << 31,
+              decompressedCount <= input.count * maximumExpansion + 16 else {
+            throw CadenceError(.corruptFile, "an LZ4 block of \(input.count) bytes claims \(decompressedCount) bytes",
+                               path: path)
         }
         var output = [UInt8](repeating: 0, count: decompressedCount)
         try input.withUnsafeBytes { source in

@@ -1,0 +1,163 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+
+/// Fuzzes the chunk decoder: ``ChunkFile``, the column codec, bit packing, summaries, LZ4.
+///
+/// Every section of a chunk is CRC-32C-checksummed, so most mutations of a real chunk stop at
+/// the checksum. The first byte of an input therefore picks how the rest is fed:
+///
+/// - `0`: as a chunk file, as it is.
+/// - `1`: as a chunk file whose section checksums are recomputed first, so that mutations of
+///   the summaries and of the compressed payloads reach the decoders.
+/// - `2`: as raw decoder input, `varint count · varint length · query columns · detail columns`,
+///   fed to ``ColumnCodec`` directly (no checksum, no LZ4).
+/// - `3`: as the raw parts of a chunk, `varint length · summary · varint length · query columns
+///   · detail columns`, framed into a valid chunk (compressed, checksummed) and decoded.
+///
+/// Whatever decodes is encoded again and decoded again, and must come back the same.
+enum ChunkFuzzer {
+    static let path = "fuzz/chunk-0000000001.cdc"
+
+    static func run(_ input: [UInt8]) {
+        guard let selector = input.first else { return }
+        let body = Array(input.dropFirst())
+        switch selector & 3 {
+        case 0: decodeChunk(body)
+        case 1: decodeChunk(refreshingChecksums(body))
+        case 2: decodeRawColumns(body)
+        default: expectingCadenceErrors("framing") { try framedChunk(body) }.map(decodeChunk)
+        }
+    }
+
+    /// Decodes a chunk file every way the store does.
+    static func decodeChunk(_ bytes: [UInt8]) {
+        guard let chunk = expectingCadenceErrors("ChunkFile.init", { try ChunkFile(bytes: bytes, path: path) }) else {
+            return
+        }
+        if chunk.blockRows.count != chunk.blocks.count || chunk.blockRows.last.map({ $0.upperBound != chunk.count }) == true {
+            fuzzFailure("the block rows do not cover the chunk")
+        }
+        var columns = SampleColumns()
+        // Blocks in an order of the input's choosing, some skipped, some columns not needed.
+        let blocks = Array(chunk.blockRows.indices.reversed())
+        expectingCadenceErrors("decodeQueryBlocks") {
+            try chunk.decodeQueryBlocks(blocks, needs: [], into: &columns)
+        }
+        expectingCadenceErrors("decodeQueryBlocks") {
+            try chunk.decodeQueryBlocks(Array(blocks.prefix(2)), needs: .all, into: &columns)
+        }
+        // An index past the end must be refused, never read.
+        if expectingCadenceErrors("decodeQueryBlocks", {
+            try chunk.decodeQueryBlocks([chunk.blocks.count], into: &columns)
+        }) != nil {
+            fuzzFailure("a block index past the end was accepted")
+        }
+        expectingCadenceErrors("decodeQueryColumns") { try chunk.decodeQueryColumns(into: &columns) }
+        guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns() }) else { return }
+        if all.count != chunk.count { fuzzFailure("decoded \(all.count) rows of a \(chunk.count)-row chunk") }
+        roundTrip(all, typeIdentifier: chunk.typeIdentifier)
+    }
+
+    /// Feeds the raw column sections to the decoders.
+    static func decodeRawColumns(_ body: [UInt8]) {
+        var reader = BinaryReader(body, path: path)
+        guard let (count, query, detail) = expectingCadenceErrors("raw framing", { () throws -> (Int, [UInt8], [UInt8]) in
+            let count = Int(clamping: try reader.readVarint())
+            let query = Array(try reader.readBlock())
+            return (count, query, Array(try reader.readBytes(reader.remaining)))
+        }) else { return }
+        var columns = SampleColumns()
+        expectingCadenceErrors("decodeQueryBlocks") {
+            try ColumnCodec.decodeQueryBlocks(query, count: count, blocks: [0, 0], path: path, needs: .provenance,
+                                              into: &columns)
+        }
+        let decoded = expectingCadenceErrors("decodeQueryColumns+decodeDetailColumns") { () throws -> SampleColumns in
+            var columns = SampleColumns()
+            var queryReader = BinaryReader(query, path: path)
+            try ColumnCodec.decodeQueryColumns(&queryReader, count: count, into: &columns)
+            var detailReader = BinaryReader(detail, path: path)
+            try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns)
+            return columns
+        }
+        if let decoded { roundTrip(decoded, typeIdentifier: "HKQuantityTypeIdentifierStepCount") }
+    }
+
+    /// Encodes decoded columns into a chunk again and checks that it decodes to the same rows.
+    static func roundTrip(_ columns: SampleColumns, typeIdentifier: String) {
+        if columns.start.count != columns.end.count || columns.start.count != columns.value.count
+            || columns.start.count != columns.provenance.count || columns.start.count != columns.sequence.count
+            || (!columns.flags.isEmpty && columns.flags.count != columns.count)
+            || (!columns.explicitUUIDs.isEmpty && columns.explicitUUIDs.count != columns.count)
+            || (!columns.creation.isEmpty && columns.creation.count != columns.count)
+            || (!columns.metadataIndex.isEmpty && columns.metadataIndex.count != columns.count) {
+            fuzzFailure("decoded columns of different lengths")
+        }
+        for row in 0..<columns.count {
+            _ = columns.metadata(at: row)
+            _ = columns.creation(at: row)
+            _ = columns.explicitUUID(at: row)
+        }
+        guard let encoded = expectingCadenceErrors("ChunkFile.encode", {
+            try ChunkFile.encode(columns, typeIdentifier: typeIdentifier, style: .discreteArithmetic)
+        }) else { return }
+        guard let again = expectingCadenceErrors("re-decoding", {
+            try ChunkFile(bytes: encoded.bytes, path: path).decodeAllColumns()
+        }) else {
+            fuzzFailure("a chunk encoded from decoded columns does not decode")
+        }
+        let sameValues = zip(columns.value, again.value).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+        guard again.start == columns.start, again.end == columns.end, sameValues,
+              again.provenance == columns.provenance, again.sequence == columns.sequence,
+              again.flags.allSatisfy({ $0 == 0 }) ? columns.flags.allSatisfy({ $0 == 0 }) : again.flags == columns.flags,
+              (0..<columns.count).allSatisfy({ again.explicitUUID(at: $0) == columns.explicitUUID(at: $0) }),
+              (0..<columns.count).allSatisfy({ again.creation(at: $0) == columns.creation(at: $0) }),
+              (0..<columns.count).allSatisfy({ again.metadata(at: $0) == columns.metadata(at: $0) })
+        else {
+            fuzzFailure("decoded columns do not survive encoding and decoding")
+        }
+    }
+
+    /// `bytes` with every section checksum of a chunk file recomputed, where the framing allows.
+    static func refreshingChecksums(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        var offset = 10
+        offset = refreshSection(&bytes, at: offset)
+        offset = refreshSection(&bytes, at: offset + 4)
+        _ = refreshSection(&bytes, at: offset + 4)
+        return bytes
+    }
+
+    /// Recomputes the checksum of the section framed at `offset`; returns where the next one starts.
+    static func refreshSection(_ bytes: inout [UInt8], at offset: Int) -> Int {
+        guard offset >= 0, offset <= bytes.count - 8 else { return bytes.count }
+        let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24)
+        let payload = offset + 8
+        guard length <= bytes.count - payload else { return bytes.count }
+        let checksum = bytes[payload..<payload + length].withUnsafeBytes { CRC32C.checksum($0) }
+        for index in 0..<4 { bytes[offset + 4 + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(index))) }
+        return payload + length
+    }
+
+    /// A valid chunk frame (magic, version, checksummed summary, compressed and checksummed
+    /// column sections) around raw parts taken from `body`.
+    static func framedChunk(_ body: [UInt8]) throws -> [UInt8] {
+        var reader = BinaryReader(body, path: path)
+        let summary = Array(try reader.readBlock())
+        let query = Array(try reader.readBlock())
+        let detail = Array(try reader.readBytes(reader.remaining))
+        var writer = BinaryWriter()
+        writer.write(bytes: Array("CDNCHUNK".utf8))
+        writer.write(FormatVersion.current)
+        ChecksummedSection.write(summary, into: &writer)
+        try ChecksummedSection.writeCompressed(query, into: &writer)
+        try ChecksummedSection.writeCompressed(detail, into: &writer)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,97 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// Fuzzes the write-ahead log reader and the manifest decoder, and a store opened on them.
+///
+/// The first byte of an input picks how the rest is fed:
+///
+/// - `0`: as a log segment, to ``WriteAheadLog/readSegment(_:path:)``.
+/// - `1`: as a log segment whose record checksums are recomputed first; a segment that reads is
+///   then replayed by a store opened on it (in memory), which is queried, flushed and compacted.
+/// - `2`: as one record's payload, to ``LogEntry/init(decoding:path:)``.
+/// - `3`: as a manifest whose checksum is recomputed first; a manifest that decodes opens a
+///   store (in memory, without its chunk files), which is queried.
+enum LogFuzzer {
+    static let directory = "/fuzz-store"
+    static let segmentPath = directory + "/" + WriteAheadLog.segmentName(1)
+    static let manifestPath = directory + "/" + Manifest.fileName
+
+    static func run(_ input: [UInt8]) {
+        guard let selector = input.first else { return }
+        let body = Array(input.dropFirst())
+        switch selector & 3 {
+        case 0:
+            readSegment(body)
+        case 1:
+            let segment = refreshingChecksums(body)
+            if readSegment(segment) {
+                openStore(files: [manifestPath: Manifest(storeIdentifier: UUID()).encode(), segmentPath: segment])
+            }
+        case 2:
+            expectingCadenceErrors("LogEntry(decoding:)") { try LogEntry(decoding: body, path: segmentPath) }
+        default:
+            var manifest = body
+            _ = ChunkFuzzer.refreshSection(&manifest, at: 10)
+            if expectingCadenceErrors("Manifest(decoding:)", { try Manifest(decoding: manifest, path: manifestPath) }) != nil {
+                openStore(files: [manifestPath: manifest])
+            }
+        }
+    }
+
+    /// Reads a segment; whether it read.
+    @discardableResult
+    static func readSegment(_ bytes: [UInt8]) -> Bool {
+        guard let read = expectingCadenceErrors("readSegment", { try WriteAheadLog.readSegment(bytes, path: segmentPath) })
+        else { return false }
+        if read.validLength < 0 || read.validLength > bytes.count { fuzzFailure("valid length \(read.validLength) out of range") }
+        return true
+    }
+
+    /// `bytes` with the checksum of every record recomputed, where the framing allows.
+    static func refreshingChecksums(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        var offset = 0
+        while offset <= bytes.count - 12 {
+            // Skip the magic, then treat length · CRC · payload as a section.
+            offset = ChunkFuzzer.refreshSection(&bytes, at: offset + 4)
+        }
+        return bytes
+    }
+
+    /// Opens a store on `files` and uses it as an application would.
+    static func openStore(files: [String: [UInt8]]) {
+        let fileSystem = MemoryFileSystem()
+        expectingCadenceErrors("open") {
+            try fileSystem.createDirectory(directory)
+            for (path, bytes) in files { try fileSystem.writeFile(path, bytes) }
+            let store = try HealthStore.open(at: directory, options: HealthStore.Options(), fileSystem: fileSystem)
+            try exercise(store)
+            try store.flush()
+            try exercise(store)
+            try store.compact()
+            try exercise(store)
+            try store.close()
+        }
+    }
+
+    /// Runs a sample query and the statistics a type allows on every type of `store`.
+    static func exercise(_ store: HealthStore) throws {
+        for entry in store.snapshot().types.values.sorted(by: { $0.type.identifier < $1.type.identifier }) {
+            let type = entry.type
+            _ = try store.execute(SampleQuery(quantityType: type))
+            let options: StatisticsOptions = type.aggregationStyle == .cumulative
+                ? [.cumulativeSum, .mostRecent, .duration, .separateBySource]
+                : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration, .separateBySource]
+            if let query = try? StatisticsQuery(quantityType: type, options: options) {
+                _ = try store.execute(query)
+            }
+        }
+    }
+}
