@@ -291,7 +291,8 @@ struct SyntheticHealthDataTests {
     }
 
     @Test func writerFormatsEdgeValuesAndDates() throws {
-        var batch = QuantitySampleBatch(type: .bodyMass)
+        // A type Cadence does not know, so that a negative value is allowed.
+        var batch = QuantitySampleBatch(type: .unknown("bodyMassChange", unit: .kilogram))
         let source = batch.addProvenance(Provenance(source: Source(name: "A \"quoted\", name & <more>")))
         // 1999-12-31T23:59:59.25Z and 1960-02-29T12:00:00Z (before 1970).
         try batch.append(startTimestamp: 946_684_799_250_000, endTimestamp: 946_684_799_250_000, value: 0.1,
@@ -312,7 +313,7 @@ struct SyntheticHealthDataTests {
         #expect(throws: CadenceError.self) { try csv.write(batch) }
         let csvLines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
         #expect(csvLines.count == 4)
-        #expect(csvLines[1] == "HKQuantityTypeIdentifierBodyMass,\"A \"\"quoted\"\", name & <more>\",kg,"
+        #expect(csvLines[1] == "HKQuantityTypeIdentifierBodyMassChange,\"A \"\"quoted\"\", name & <more>\",kg,"
             + "1999-12-31T23:59:59.25Z,1999-12-31T23:59:59.25Z,0.1,,,1999-12-31T23:59:59.25Z")
         #expect(csvFields(csvLines[2])[3] == "1960-02-29T12:00:00Z")
         #expect(Double(csvFields(csvLines[2])[5]) == 1.0 / 3.0)

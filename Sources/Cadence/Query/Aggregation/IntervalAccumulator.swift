@@ -70,21 +70,23 @@ package struct IntervalAccumulator: Sendable {
         latestEnd = Swift.max(latestEnd, end)
     }
 
-    /// Adds a run of samples that lie wholly inside the interval, from its summary.
-    package mutating func add(_ summary: SampleSummary) {
-        guard summary.count > 0 else { return }
-        count += summary.count
-        sum += summary.valueSum
-        valueSum += summary.valueSum
-        weightedSum += summary.weightedSum
-        weight += summary.durationSum
-        minimum = Swift.min(minimum, summary.minimum)
-        maximum = Swift.max(maximum, summary.maximum)
-        mergeMostRecent(end: summary.mostRecentEnd, start: summary.mostRecentStart, sequence: summary.mostRecentSequence,
-                        value: summary.mostRecentValue)
-        earliestStart = Swift.min(earliestStart, summary.minimumStart)
-        latestEnd = Swift.max(latestEnd, summary.maximumEnd)
+    /// The partial of a run of samples that lie wholly inside one interval, from its summary.
+    package init(_ summary: SampleSummary) {
+        count = summary.count
+        sum = summary.valueSum
+        valueSum = summary.valueSum
+        weightedSum = summary.weightedSum
+        weight = summary.durationSum
+        minimum = summary.minimum
+        maximum = summary.maximum
+        (mostRecentEnd, mostRecentStart, mostRecentSequence, mostRecentValue) =
+            (summary.mostRecentEnd, summary.mostRecentStart, summary.mostRecentSequence, summary.mostRecentValue)
+        earliestStart = summary.minimumStart
+        latestEnd = summary.maximumEnd
     }
+
+    /// Adds a run of samples that lie wholly inside the interval, from its summary.
+    package mutating func add(_ summary: SampleSummary) { merge(IntervalAccumulator(summary)) }
 
     private mutating func mergeMostRecent(end: Int64, start: Int64, sequence: Int64, value: Double) {
         if (end, start, sequence) > (mostRecentEnd, mostRecentStart, mostRecentSequence) {
