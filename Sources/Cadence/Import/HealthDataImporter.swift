@@ -126,7 +126,9 @@ extension HealthDataImporter {
         let path: String
         let dryRun: Bool
         var summary: ImportSummary
-        private var batches: [String: QuantitySampleBatch] = [:]
+        private var batches: [QuantitySampleBatch] = []
+        /// Where each type's batch is in ``batches``.
+        private var batchIndexes: [String: Int] = [:]
         private var pending = 0
         private var records = 0
         private var bytesRead = 0
@@ -137,12 +139,11 @@ extension HealthDataImporter {
         /// The previous record's type identifier and unit, resolved.
         private var lastConversion: (identifier: String, unitText: String, type: QuantityType, conversion: UnitConversion,
                                      isKnown: Bool, validValues: ClosedRange<Double>)?
-        /// The previous record's device.
-        private var lastDevice: (text: String, device: Device)?
         /// Types Cadence does not know, as first met in this file.
         private var unknownTypes: [String: QuantityType] = [:]
         /// The provenance of the previous record and its index in its type's batch.
-        private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, index: Int)?
+        private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, batch: Int,
+                                     index: Int)?
 
         init(importer: HealthDataImporter, path: String, dryRun: Bool) {
             self.importer = importer
@@ -347,41 +348,45 @@ extension HealthDataImporter {
                     return summary.reject(line: line, error.message)
                 }
             }
-            var device: Device?
-            if let deviceText {
-                if let last = lastDevice, last.text == deviceText {
-                    device = last.device
-                } else if let cached = devices[deviceText] {
-                    device = cached
-                } else {
-                    device = Device(description: deviceText)
-                    devices[deviceText] = device
-                }
-                lastDevice = device.map { (deviceText, $0) }
-            }
             guard !dryRun else { return }
-            // Take the batch out of the dictionary while appending: a copy left in it would make
-            // every append copy the whole batch.
-            var batch = batches.removeValue(forKey: type.identifier) ?? QuantitySampleBatch(type: type)
-            // Consecutive records mostly share their provenance: skip hashing it then.
+            // Consecutive records mostly share their type and provenance: reuse the previous
+            // record's batch and provenance index without hashing anything.
+            let batchIndex: Int
             let index: Int
             if let last = lastProvenance, last.type == type.identifier, last.sourceName == sourceName,
                last.sourceVersion == sourceVersion, last.device == deviceText {
+                batchIndex = last.batch
                 index = last.index
             } else {
-                index = batch.addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion, device: device))
-                lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, index)
+                if let existing = batchIndexes[type.identifier] {
+                    batchIndex = existing
+                } else {
+                    batchIndex = batches.count
+                    batches.append(QuantitySampleBatch(type: type))
+                    batchIndexes[type.identifier] = batchIndex
+                }
+                index = batches[batchIndex].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
+                                                                     device: device(deviceText)))
+                lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, batchIndex, index)
             }
             do {
-                try batch.append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index, uuid: uuid,
-                                 creationTimestamp: creation, metadata: metadata)
+                // Appended in place: the batch is never copied out of the array.
+                try batches[batchIndex].append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index,
+                                               uuid: uuid, creationTimestamp: creation, metadata: metadata)
             } catch let error as CadenceError {
-                batches[type.identifier] = batch
                 return summary.reject(line: line, error.message)
             }
-            batches[type.identifier] = batch
             pending += 1
             if pending >= importer.batchSize { try flush() }
+        }
+
+        /// The device for a description string, parsed once per distinct string.
+        private mutating func device(_ text: String?) -> Device? {
+            guard let text else { return nil }
+            if let cached = devices[text] { return cached }
+            let device = Device(description: text)
+            devices[text] = device
+            return device
         }
 
         private var store: HealthStore { importer.store }
@@ -389,10 +394,11 @@ extension HealthDataImporter {
         /// Saves the buffered batches in one transaction.
         private mutating func flush() throws {
             guard pending > 0, !dryRun else { return }
-            let saved = try store.save(Array(batches.values))
+            let saved = try store.save(batches)
             summary.imported += saved.saved
             summary.duplicates += saved.duplicates
-            batches = [:]
+            batches = []
+            batchIndexes = [:]
             lastProvenance = nil
             pending = 0
         }
