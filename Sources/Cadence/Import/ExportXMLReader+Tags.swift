@@ -216,20 +216,8 @@ extension ExportXMLReader {
     ) throws -> Int {
         var quote = oversized.quote
         var last = oversized.lastSignificantByte
-        var index = start
         var lines = 0
-        while index < count {
-            let byte = bytes[index]
-            lines &+= byte == 0x0A ? 1 : 0
-            if quote == 0 {
-                if byte == UInt8(ascii: ">") { break }
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-                if !Self.isWhitespace(byte) { last = byte }
-            } else if byte == quote {
-                quote = 0
-            }
-            index += 1
-        }
+        let index = Self.scanToTagEnd(bytes, from: start, limit: count, quote: &quote, last: &last, lines: &lines)
         line += lines
         oversized.bytes += index - start
         if oversized.bytes > limits.maxMarkupBytes {
@@ -382,18 +370,7 @@ extension ExportXMLReader {
             // Recover: the tag ends at the first '>' outside quotes.
             var quote: UInt8 = 0
             var last: UInt8 = index > start ? bytes[index - 1] : 0
-            while index < hardLimit {
-                let byte = bytes[index]
-                lines &+= byte == 0x0A ? 1 : 0
-                if quote == 0 {
-                    if byte == UInt8(ascii: ">") { break }
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-                    if !Self.isWhitespace(byte) { last = byte }
-                } else if byte == quote {
-                    quote = 0
-                }
-                index += 1
-            }
+            index = Self.scanToTagEnd(bytes, from: index, limit: hardLimit, quote: &quote, last: &last, lines: &lines)
             if index < hardLimit {
                 tagEnd = index
                 isSelfClosing = !isEndTag && last == UInt8(ascii: "/")
@@ -796,5 +773,33 @@ extension ExportXMLReader {
     /// One byte made safe to show in a message.
     static func describe(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? String(Unicode.Scalar(byte)) : "?"
+    }
+}
+
+extension ExportXMLReader {
+    /// Scans to the `>` that ends a tag, outside quotes, or to `limit`.
+    ///
+    /// - Parameters:
+    ///   - quote: The open quote character (0 when none), carried across calls.
+    ///   - last: The last byte that was not whitespace (to tell `/>` from `>`).
+    ///   - lines: Incremented for every line feed passed.
+    /// - Returns: The index of the `>`, or `limit`.
+    /// - Complexity: O(*n*) in the bytes scanned.
+    static func scanToTagEnd(_ bytes: UnsafePointer<UInt8>, from start: Int, limit: Int, quote: inout UInt8,
+                             last: inout UInt8, lines: inout Int) -> Int {
+        var index = start
+        while index < limit {
+            let byte = bytes[index]
+            lines &+= byte == 0x0A ? 1 : 0
+            if quote == 0 {
+                if byte == UInt8(ascii: ">") { break }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+                if !isWhitespace(byte) { last = byte }
+            } else if byte == quote {
+                quote = 0
+            }
+            index += 1
+        }
+        return index
     }
 }
