@@ -183,3 +183,46 @@ struct QueryPropertyTests {
         }
     }
 }
+
+/// Every combination of the statistics options valid for each aggregation style, against the reference.
+@Suite("Every option combination")
+struct OptionCombinationTests {
+    @Test("Each valid option subset, with and without separateBySource, matches the reference",
+          arguments: [QuantityType.stepCount, .heartRate, .bodyMass])
+    func everyCombination(type: QuantityType) throws {
+        let (store, samples) = try QueryPropertyTests.makeStore(type: type, seed: 31, total: 600)
+        let valid: [StatisticsOptions] = type.aggregationStyle == .cumulative
+            ? [.cumulativeSum, .mostRecent, .duration]
+            : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try timeZone(named: "Europe/Berlin")
+        let windowStart = Date(timestamp: 1_709_251_200_000_000 - 5 * 86_400_000_000)
+        let windowEnd = Date(timestamp: 1_709_251_200_000_000 + 50 * 86_400_000_000)
+        for mask in 0..<(1 << (valid.count + 1)) {
+            var options: StatisticsOptions = []
+            for (bit, option) in (valid + [.separateBySource]).enumerated() where mask & (1 << bit) != 0 {
+                options.insert(option)
+            }
+            let query = try StatisticsCollectionQuery(quantityType: type, options: options,
+                                                      anchorDate: Date(timestamp: 1_709_251_200_000_000),
+                                                      intervalComponents: try .days(7), calendar: calendar)
+            for statistics in try store.execute(query).statistics(from: windowStart, to: windowEnd) {
+                let expected = ReferenceInterval(samples: samples, start: statistics.startDate.timestamp,
+                                                 end: statistics.endDate.timestamp, style: type.aggregationStyle)
+                let context = Comment(rawValue: "\(type.shortIdentifier) options \(options.rawValue) at \(statistics.startDate)")
+                #expect(statistics.isEmpty == (expected.count == 0), context)
+                guard expected.count > 0 else { continue }
+                func wanted<T>(_ option: StatisticsOptions, _ value: T?) -> T? { options.contains(option) ? value : nil }
+                #expect(nearlyEqual(statistics.sumQuantity()?.value,
+                                    type.aggregationStyle == .cumulative ? wanted(.cumulativeSum, expected.mergedSum) : nil), context)
+                #expect(nearlyEqual(statistics.averageQuantity()?.value,
+                                    type.aggregationStyle.isDiscrete ? wanted(.discreteAverage, expected.average) : nil), context)
+                #expect(statistics.minimumQuantity()?.value == (type.aggregationStyle.isDiscrete ? wanted(.discreteMin, expected.minimum) : nil), context)
+                #expect(statistics.maximumQuantity()?.value == (type.aggregationStyle.isDiscrete ? wanted(.discreteMax, expected.maximum) : nil), context)
+                #expect(statistics.mostRecentQuantity()?.value == wanted(.mostRecent, expected.mostRecent), context)
+                #expect(nearlyEqual(statistics.duration()?.value, wanted(.duration, expected.duration)), context)
+                #expect((statistics.sources != nil) == options.contains(.separateBySource), context)
+            }
+        }
+    }
+}

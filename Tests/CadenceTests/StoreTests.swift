@@ -121,9 +121,12 @@ struct StoreTests {
         let chunkPath = path + "/" + chunk
         let original = try #require(FileManager.default.contents(atPath: chunkPath))
         var random = TestRandom(seed: 3)
-        for _ in 0..<40 {
+        // Three fixed places — inside the summary section (after the 8-byte magic, 2-byte version and
+        // 8-byte frame), the middle (query columns) and the last byte (detail columns) — then 40 random ones.
+        let fixed = [20, original.count / 2, original.count - 1]
+        for attempt in 0..<(fixed.count + 40) {
             var damaged = [UInt8](original)
-            let position = Int.random(in: 0..<damaged.count, using: &random)
+            let position = attempt < fixed.count ? fixed[attempt] : Int.random(in: 0..<damaged.count, using: &random)
             damaged[position] ^= UInt8.random(in: 1...255, using: &random)
             try Data(damaged).write(to: URL(fileURLWithPath: chunkPath))
             let reopened = try HealthStore.open(at: path, options: .readOnly)
