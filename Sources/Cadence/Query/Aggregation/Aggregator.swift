@@ -530,19 +530,7 @@ package struct Aggregator {
     /// Maps `body` over `items` with `DispatchQueue.concurrentPerform`, keeping the order; the first
     /// error thrown is rethrown.
     private func parallelMap<T, R>(_ items: [T], _ body: (T) throws -> R) throws -> [R] {
-        let slots = ResultSlots<Result<R, any Error>>(count: items.count)
-        if parallelism <= 1 || items.count <= 1 {
-            for (index, item) in items.enumerated() { slots.set(index, Result { try body(item) }) }
-        } else {
-            withoutActuallyEscaping(body) { body in
-                let box = UncheckedSendable(body)
-                let itemsBox = UncheckedSendable(items)
-                DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                    slots.set(index, Result { try box.value(itemsBox.value[index]) })
-                }
-            }
-        }
-        return try slots.values().map { try $0.get() }
+        try concurrentMap(items, parallelism: parallelism, body)
     }
 
     // MARK: Time sweep
@@ -720,26 +708,4 @@ package struct Aggregator {
         }
         return low
     }
-}
-
-/// Slots that concurrent iterations each write once, by index.
-final class ResultSlots<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = [T?](repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: T) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    func values() -> [T] { storage.compactMap { $0 } }
-}
-
-/// Wraps a value that is shared read-only across `concurrentPerform` iterations.
-struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
