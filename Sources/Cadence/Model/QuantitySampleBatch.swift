@@ -66,6 +66,15 @@ public struct QuantitySampleBatch: Sendable {
                        flags: flags, uuid: uuid, creation: creationTimestamp, metadata: metadata)
     }
 
+    /// Appends every row of `other`, a batch of the same type, after this batch's rows; its
+    /// provenances join this batch's.
+    ///
+    /// - Complexity: O(*n* + *p*) for the *n* rows and *p* provenances of `other`.
+    package mutating func append(contentsOf other: QuantitySampleBatch) {
+        let provenanceMap = other.provenances.map { UInt32(addProvenance($0)) }
+        columns.append(contentsOf: other.columns, provenanceMap: provenanceMap)
+    }
+
     /// Appends a row with `Date`s.
     public mutating func append(start: Date, end: Date, value: Double, provenanceIndex: Int, uuid: UUID? = nil,
                                 creationDate: Date? = nil, metadata: [String: String] = [:]) throws {

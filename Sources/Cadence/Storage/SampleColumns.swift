@@ -77,22 +77,20 @@ package struct SampleColumns: Sendable {
         }
         if !metadata.isEmpty || !metadataIndex.isEmpty {
             if metadataIndex.isEmpty { metadataIndex = [Int32](repeating: 0, count: row) }
-            if metadata.isEmpty {
-                metadataIndex.append(0)
-            } else {
-                if metadataLookup.count != metadataSets.count {
-                    metadataLookup = Dictionary(metadataSets.enumerated().map { ($0.element, Int32($0.offset + 1)) },
-                                                uniquingKeysWith: { first, _ in first })
-                }
-                if let existing = metadataLookup[metadata] {
-                    metadataIndex.append(existing)
-                } else {
-                    metadataSets.append(metadata)
-                    metadataLookup[metadata] = Int32(metadataSets.count)
-                    metadataIndex.append(Int32(metadataSets.count))
-                }
-            }
+            metadataIndex.append(metadata.isEmpty ? 0 : metadataNumber(metadata))
         }
+    }
+
+    /// The 1-based index of `metadata` in ``metadataSets``, added if it is new.
+    private mutating func metadataNumber(_ metadata: [String: String]) -> Int32 {
+        if metadataLookup.count != metadataSets.count {
+            metadataLookup = Dictionary(metadataSets.enumerated().map { ($0.element, Int32($0.offset + 1)) },
+                                        uniquingKeysWith: { first, _ in first })
+        }
+        if let existing = metadataLookup[metadata] { return existing }
+        metadataSets.append(metadata)
+        metadataLookup[metadata] = Int32(metadataSets.count)
+        return Int32(metadataSets.count)
     }
 
     /// The row's flags.
@@ -116,21 +114,41 @@ package struct SampleColumns: Sendable {
     }
 
     /// Appends every row of `other`, mapping its provenance numbers through `provenanceMap` when given.
+    ///
+    /// - Complexity: O(*n*) column copies for the *n* rows of `other`, plus one lookup per
+    ///   distinct metadata dictionary; nothing is done row by row but the provenance mapping.
     package mutating func append(contentsOf other: SampleColumns, provenanceMap: [UInt32]? = nil) {
-        if provenanceMap == nil && other.hasOnlyQueryColumns && hasOnlyQueryColumns {
-            // No optional columns on either side: whole-column copies.
-            start += other.start
-            end += other.end
-            value += other.value
+        let existing = count
+        start += other.start
+        end += other.end
+        value += other.value
+        sequence += other.sequence
+        if let provenanceMap {
+            provenance.reserveCapacity(existing + other.count)
+            for number in other.provenance { provenance.append(provenanceMap[Int(number)]) }
+        } else {
             provenance += other.provenance
-            sequence += other.sequence
-            return
         }
-        for row in 0..<other.count {
-            let provenance = provenanceMap.map { $0[Int(other.provenance[row])] } ?? other.provenance[row]
-            append(start: other.start[row], end: other.end[row], value: other.value[row], provenance: provenance,
-                   sequence: other.sequence[row], flags: other.flags(at: row), uuid: other.explicitUUID(at: row),
-                   creation: other.creation(at: row), metadata: other.metadata(at: row))
+        Self.appendOptional(other.flags, to: &flags, existing: existing, added: other.count, absent: 0)
+        Self.appendOptional(other.explicitUUIDs, to: &explicitUUIDs, existing: existing, added: other.count, absent: nil)
+        Self.appendOptional(other.creation, to: &creation, existing: existing, added: other.count, absent: Self.absent)
+        guard !other.metadataIndex.isEmpty || !metadataIndex.isEmpty else { return }
+        var numbers: [Int32] = [0]
+        for metadata in other.metadataSets { numbers.append(metadataNumber(metadata)) }
+        let mapped = other.metadataIndex.isEmpty ? [Int32](repeating: 0, count: other.count)
+            : other.metadataIndex.map { numbers[Int($0)] }
+        Self.appendOptional(mapped, to: &metadataIndex, existing: existing, added: other.count, absent: 0)
+    }
+
+    /// Appends an optional column's `added` rows, materialising either side's column as needed.
+    private static func appendOptional<Element>(_ other: [Element], to column: inout [Element], existing: Int,
+                                                added: Int, absent: Element) {
+        guard !other.isEmpty || !column.isEmpty else { return }
+        if column.isEmpty { column = [Element](repeating: absent, count: existing) }
+        if other.isEmpty {
+            column.append(contentsOf: repeatElement(absent, count: added))
+        } else {
+            column += other
         }
     }
 
