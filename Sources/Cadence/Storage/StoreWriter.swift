@@ -358,34 +358,50 @@ struct StoreWriter: Sendable {
         updated.tombstones = tombstones
         var types = snapshot.types
         var replaced: [String] = []
+        // Gather each rewritten type's rows and cut them into chunks; the chunks are then encoded
+        // (sorted summaries, LZ4) on every core, and written in order.
+        var pieces: [(identifier: String, style: AggregationStyle, columns: SampleColumns)] = []
+        var rewritten: [String: Int] = [:]
+        for identifier in snapshot.types.keys.sorted() {
+            guard let type = snapshot.types[identifier] else { continue }
+            let rewrite = compacting ? type.chunks : []
+            guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
+            var columns = SampleColumns()
+            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
+            for batch in type.head { columns.append(contentsOf: batch.columns) }
+            if !type.hiddenSequences.isEmpty {
+                columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
+            }
+            columns = columns.sortedByStart()
+            var offset = 0
+            rewritten[identifier] = 0
+            while offset < columns.count {
+                let rows = offset..<min(columns.count, offset + options.chunkCapacity)
+                pieces.append((identifier, type.type.aggregationStyle, rows.count == columns.count ? columns : columns.selecting(rows)))
+                rewritten[identifier, default: 0] += 1
+                offset = rows.upperBound
+            }
+        }
+        let encoded = try concurrentMap(pieces, parallelism: ProcessInfo.processInfo.activeProcessorCount) { piece in
+            try ChunkFile.encode(piece.columns, typeIdentifier: piece.identifier, style: piece.style)
+        }
+        var nextPiece = 0
         var entries: [Manifest.TypeEntry] = []
         for identifier in snapshot.types.keys.sorted() {
             guard var type = snapshot.types[identifier] else { continue }
-            let rewrite = compacting ? type.chunks : []
-            if !type.head.isEmpty || !rewrite.isEmpty {
-                var columns = SampleColumns()
-                for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
-                for batch in type.head { columns.append(contentsOf: batch.columns) }
-                if !type.hiddenSequences.isEmpty {
-                    columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
-                }
-                columns = columns.sortedByStart()
+            if let count = rewritten[identifier] {
                 var newChunks = compacting ? [] : type.chunks
-                var offset = 0
-                while offset < columns.count {
-                    let rows = offset..<min(columns.count, offset + options.chunkCapacity)
-                    let piece = rows.count == columns.count ? columns : columns.selecting(rows)
+                for encoded in encoded[nextPiece..<nextPiece + count] {
                     let number = updated.nextChunkNumber
                     updated.nextChunkNumber += 1
-                    let encoded = try ChunkFile.encode(piece, typeIdentifier: identifier, style: type.type.aggregationStyle)
                     let path = chunkPath(number)
                     try guarded { try $0.writeFile(path, encoded.bytes) }
                     let file = try ChunkFile(bytes: encoded.bytes, path: path)
                     newChunks.append(ChunkHandle(number: number, path: path, byteCount: encoded.bytes.count,
                                                  summary: encoded.summary, fileSystem: fileSystem, file: file))
-                    offset = rows.upperBound
                 }
-                replaced += rewrite.map(\.path)
+                nextPiece += count
+                if compacting { replaced += type.chunks.map(\.path) }
                 type.chunks = newChunks
                 type.head = []
                 if compacting { type.hiddenSequences = [] }
