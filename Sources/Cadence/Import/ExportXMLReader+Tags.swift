@@ -339,8 +339,12 @@ extension ExportXMLReader {
             while index < hardLimit {
                 let valueByte = bytes[index]
                 if valueByte == quote { break }
-                if valueByte < 0x20 || valueByte >= 0x80 || valueByte == UInt8(ascii: "&") { isPlain = false }
                 index += 1
+                if valueByte < 0x20 || valueByte >= 0x80 || valueByte == UInt8(ascii: "&") {
+                    // Once the value needs decoding, only its closing quote matters.
+                    isPlain = false
+                    index = Self.skipBytes(bytes, from: index, limit: hardLimit, notEqualTo: quote)
+                }
             }
             guard index < hardLimit else {
                 outOfBytesQuote = quote
@@ -682,6 +686,25 @@ extension ExportXMLReader {
             let isAmpersand = (ampersandBytes &- ones) & ~ampersandBytes
             let isControl = (word &- ones &* 0x20) & ~word
             if (isQuote | isAmpersand | isControl | word) & highs != 0 { break }
+            index += 8
+        }
+        return index
+    }
+
+    /// Skips eight bytes at a time while none is `byte`.
+    ///
+    /// - Returns: The index of the first byte of the first eight that hold `byte`, or of the
+    ///   last fewer than eight bytes before `limit`.
+    @inline(__always)
+    static func skipBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, limit: Int, notEqualTo byte: UInt8) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = ones &* UInt64(byte)
+        let raw = UnsafeRawPointer(bytes)
+        var index = start
+        while limit - index >= 8 {
+            let matches = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+            if (matches &- ones) & ~matches & highs != 0 { break }
             index += 8
         }
         return index
