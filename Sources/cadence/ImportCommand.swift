@@ -39,12 +39,16 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The summary's format: table or json.")
     var format: OutputFormat = .table
 
+    @Option(help: ArgumentHelp("The cores to read an export on (default: all of them).", valueName: "n"))
+    var jobs: Int?
+
     /// How many rejected records the text summary lists with their reasons.
     static let listedRejections = 5
 
     func validate() throws {
         try format.require([.table, .json], in: "import")
         guard !files.isEmpty else { throw ValidationError("Give at least one file to import.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs needs at least 1, not \(jobs).") }
     }
 
     func run() throws {
@@ -53,7 +57,9 @@ struct ImportCommand: ParsableCommand {
         var failures: [CadenceError] = []
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)
-            let importer = HealthDataImporter(store: store, strict: strict, progress: { bar.update($0) })
+            let importer = HealthDataImporter(store: store, strict: strict,
+                                              parallelism: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                              progress: { bar.update($0) })
             do {
                 let summary = try importer.importFile(atPath: file)
                 bar.finish()

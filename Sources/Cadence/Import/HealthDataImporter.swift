@@ -85,15 +85,24 @@ public struct HealthDataImporter: Sendable {
     public var strict: Bool
     /// Samples buffered before each save.
     public var batchSize: Int
+    /// Samples saved between flushes of the store's head into chunk files, which keeps an
+    /// import's memory bounded whatever the size of the file.
+    public var flushInterval = 524_288
     /// Called every few thousand records.
     public var progress: (@Sendable (ImportProgress) -> Void)?
+    /// The cores an `export.xml` is read on (1 reads it on the calling thread alone).
+    public var parallelism: Int
+    /// The bytes of an `export.xml` each core reads at a time (small in tests, to cut often).
+    var segmentBytes = SegmentedExportReader.defaultSegmentBytes
 
     /// Creates an importer.
     public init(store: HealthStore, strict: Bool = false, batchSize: Int = 100_000,
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
                 progress: (@Sendable (ImportProgress) -> Void)? = nil) {
         self.store = store
         self.strict = strict
         self.batchSize = max(1, batchSize)
+        self.parallelism = max(1, parallelism)
         self.progress = progress
     }
 
@@ -125,31 +134,20 @@ extension HealthDataImporter {
         let importer: HealthDataImporter
         let path: String
         let dryRun: Bool
-        var summary: ImportSummary
-        private var batches: [QuantitySampleBatch] = []
-        /// Where each type's batch is in ``batches``.
-        private var batchIndexes: [String: Int] = [:]
-        private var pending = 0
-        private var records = 0
+        var summary: ImportSummary { collector.summary }
+        private var collector: SampleCollector
         private var bytesRead = 0
         private var totalBytes: Int?
-        private var units: [String: HealthUnit] = [:]
-        private var conversions: [String: UnitConversion] = [:]
-        private var devices: [String: Device] = [:]
-        /// The previous record's type identifier and unit, resolved.
-        private var lastConversion: (identifier: String, unitText: String, type: QuantityType, conversion: UnitConversion,
-                                     isKnown: Bool, validValues: ClosedRange<Double>)?
-        /// Types Cadence does not know, as first met in this file.
-        private var unknownTypes: [String: QuantityType] = [:]
-        /// The provenance of the previous record and its index in its type's batch.
-        private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, batch: Int,
-                                     index: Int)?
+        /// Records read when progress was last reported.
+        private var reportedRecords = 0
+        /// Samples saved since the store's head was last flushed.
+        private var savedSinceFlush = 0
 
         init(importer: HealthDataImporter, path: String, dryRun: Bool) {
             self.importer = importer
             self.path = path
             self.dryRun = dryRun
-            summary = ImportSummary(file: path)
+            collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
         }
 
         mutating func run() throws {
@@ -158,13 +156,15 @@ extension HealthDataImporter {
                 try runCSV()
             } else if lowercased.hasSuffix(".zip") {
                 let archive = try ExportArchive(path: path)
-                var reader = ExportXMLReader(path: path + "/" + archive.entryPath)
+                var reader = SegmentedExportReader(reader: ExportXMLReader(path: path + "/" + archive.entryPath),
+                                                   parallelism: importer.parallelism, segmentBytes: importer.segmentBytes)
                 do {
                     try archive.streamExport { block in
                         bytesRead += block.count
-                        try reader.feed(block) { try self.handle($0) }
+                        try reader.feed(block, into: &collector)
+                        try afterBlock()
                     }
-                    finishXML(try reader.finish())
+                    finishXML(try reader.finish(into: &collector))
                 } catch {
                     try flush()
                     throw error
@@ -172,17 +172,19 @@ extension HealthDataImporter {
             } else {
                 let source = try FileByteSource(path: path)
                 totalBytes = Int(source.size)
-                var reader = ExportXMLReader(path: path)
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+                var reader = SegmentedExportReader(reader: ExportXMLReader(path: path), parallelism: importer.parallelism,
+                                                   segmentBytes: importer.segmentBytes)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
                 defer { buffer.deallocate() }
                 do {
                     while true {
                         let count = try source.read(into: buffer)
                         guard count > 0 else { break }
                         bytesRead += count
-                        try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { try self.handle($0) }
+                        try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &collector)
+                        try afterBlock()
                     }
-                    finishXML(try reader.finish())
+                    finishXML(try reader.finish(into: &collector))
                 } catch {
                     // What was complete before the damage stays imported (unless strict checked first).
                     try flush()
@@ -190,16 +192,16 @@ extension HealthDataImporter {
                 }
             }
             try flush()
-            summary.bytesRead = bytesRead
+            collector.summary.bytesRead = bytesRead
         }
 
         private mutating func finishXML(_ read: ExportReadSummary) {
-            summary.correlations = read.correlationCount
-            summary.workouts = read.workoutCount
-            summary.activitySummaries = read.activitySummaryCount
-            for issue in read.issues { summary.reject(line: issue.line, issue.reason) }
+            collector.summary.correlations = read.correlationCount
+            collector.summary.workouts = read.workoutCount
+            collector.summary.activitySummaries = read.activitySummaryCount
+            for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
             // The reader keeps only the first issues; count the rest without reasons.
-            summary.rejected += max(0, read.malformedRecordCount - read.issues.count)
+            collector.summary.rejected += max(0, read.malformedRecordCount - read.issues.count)
         }
 
         private mutating func runCSV() throws {
@@ -218,25 +220,11 @@ extension HealthDataImporter {
                 guard count > 0 else { break }
                 bytesRead += count
                 try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
+                try afterBlock()
             }
             let read = try reader.finish(to: handler)
-            for issue in read.issues { summary.reject(line: issue.line, issue.reason) }
-            summary.rejected += max(0, read.malformedRowCount - read.issues.count)
-        }
-
-        // MARK: Records
-
-        private mutating func handle(_ record: ExportRecord) throws {
-            if record.isInsideCorrelation {
-                summary.correlationRecords += 1
-                return
-            }
-            let metadata = record.metadata.isEmpty ? [:]
-                : Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            try add(line: record.line, type: record.type, sourceName: record.sourceName, unit: record.unit,
-                    start: record.startDate, end: record.endDate, value: record.value, uuid: nil,
-                    sourceVersion: record.sourceVersion, device: record.device, creation: record.creationDate,
-                    metadata: metadata)
+            for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
+            collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
         }
 
         private mutating func handle(_ row: CSVRow, columns: CSVColumnIndexes) {
@@ -249,176 +237,42 @@ extension HealthDataImporter {
             var uuid: UUID?
             if let text = field(columns.uuid) {
                 guard let parsed = UUID(uuidString: text) else {
-                    summary.reject(line: row.line, "'\(text.prefix(64))' is not a UUID")
+                    collector.summary.reject(line: row.line, "'\(text.prefix(64))' is not a UUID")
                     return
                 }
                 uuid = parsed
             }
-            do {
-                try add(line: row.line, type: field(columns.type) ?? "", sourceName: field(columns.sourceName) ?? "",
-                        unit: field(columns.unit), start: field(columns.startDate) ?? "", end: field(columns.endDate) ?? "",
-                        value: field(columns.value), uuid: uuid, sourceVersion: field(columns.sourceVersion),
-                        device: field(columns.device), creation: field(columns.creationDate), metadata: metadata)
-            } catch {
-                summary.reject(line: row.line, "\(error)")
-            }
+            collector.add(line: row.line, type: field(columns.type) ?? "", sourceName: field(columns.sourceName) ?? "",
+                          unit: field(columns.unit), start: field(columns.startDate) ?? "", end: field(columns.endDate) ?? "",
+                          value: field(columns.value), uuid: uuid, sourceVersion: field(columns.sourceVersion),
+                          device: field(columns.device), creation: field(columns.creationDate), metadata: metadata)
         }
 
-        private mutating func add(line: Int, type identifier: String, sourceName: String, unit unitText: String?,
-                                  start startText: String, end endText: String, value valueText: String?, uuid: UUID?,
-                                  sourceVersion: String?, device deviceText: String?, creation creationText: String?,
-                                  metadata: [String: String]) throws {
-            records += 1
-            if records % 50_000 == 0 {
-                importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: records))
+        /// Reports progress and saves the collected samples once there are enough of them.
+        private mutating func afterBlock() throws {
+            if collector.records - reportedRecords >= Self.progressInterval {
+                reportedRecords = collector.records
+                importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: collector.records))
             }
-            if identifier.hasPrefix("HKCategoryTypeIdentifier") {
-                summary.categoryRecords += 1
-                return
-            }
-            guard identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil else {
-                if identifier.isEmpty || sourceName.isEmpty {
-                    summary.reject(line: line, identifier.isEmpty ? "the type is missing" : "the source name is missing")
-                } else {
-                    summary.otherRecords += 1
-                }
-                return
-            }
-            guard !sourceName.isEmpty else { return summary.reject(line: line, "the source name is missing") }
-            guard let valueText, let value = Self.parseNumber(valueText), value.isFinite else {
-                return summary.reject(line: line, "the value '\(valueText?.prefix(64) ?? "")' is not a finite number")
-            }
-            let start: Timestamp
-            let end: Timestamp
-            var creation: Timestamp?
-            do {
-                start = try Self.parseDate(startText)
-                end = try Self.parseDate(endText)
-                creation = try creationText.map(Self.parseDate)
-            } catch let error as CadenceError {
-                return summary.reject(line: line, error.message)
-            }
-            guard start <= end else { return summary.reject(line: line, "the start date \(startText) is after the end date \(endText)") }
-            // Resolve the type and convert the value to its canonical unit: consecutive records
-            // mostly repeat the previous record's type and unit, so that case does no hashing.
-            guard let unitText, !unitText.isEmpty else { return summary.reject(line: line, "the unit is missing") }
-            let type: QuantityType
-            let conversion: UnitConversion
-            let validValues: ClosedRange<Double>
-            if let last = lastConversion, last.identifier == identifier, last.unitText == unitText {
-                type = last.type
-                conversion = last.conversion
-                validValues = last.validValues
-                if !last.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
-            } else {
-                let unit: HealthUnit
-                if let cached = units[unitText] {
-                    unit = cached
-                } else {
-                    do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
-                        return summary.reject(line: line, error.message)
-                    }
-                    units[unitText] = unit
-                }
-                if let known = QuantityType.known(identifier) {
-                    type = known
-                } else {
-                    // Unknown types keep the unit of their first record; later records convert to it.
-                    type = unknownTypes[QuantityType.fullIdentifier(identifier)]
-                        ?? store.snapshotType(identifier) ?? QuantityType.unknown(identifier, unit: unit)
-                    unknownTypes[type.identifier] = type
-                    summary.unknownTypes[type.identifier, default: 0] += 1
-                }
-                let conversionKey = unitText + "\u{0}" + type.identifier
-                if let cached = conversions[conversionKey] {
-                    conversion = cached
-                } else {
-                    do { conversion = try unit.conversion(to: type.canonicalUnit) } catch let error as CadenceError {
-                        return summary.reject(line: line, "\(error.message) for \(type.shortIdentifier)")
-                    }
-                    conversions[conversionKey] = conversion
-                }
-                validValues = type.validValues
-                lastConversion = (identifier, unitText, type, conversion, type.isKnown, validValues)
-            }
-            let canonical = conversion.apply(value)
-            guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
-            if !validValues.contains(canonical) {
-                do { try type.validate(value: canonical) } catch let error as CadenceError {
-                    return summary.reject(line: line, error.message)
-                }
-            }
-            guard !dryRun else { return }
-            // Consecutive records mostly share their type and provenance: reuse the previous
-            // record's batch and provenance index without hashing anything.
-            let batchIndex: Int
-            let index: Int
-            if let last = lastProvenance, last.type == type.identifier, last.sourceName == sourceName,
-               last.sourceVersion == sourceVersion, last.device == deviceText {
-                batchIndex = last.batch
-                index = last.index
-            } else {
-                if let existing = batchIndexes[type.identifier] {
-                    batchIndex = existing
-                } else {
-                    batchIndex = batches.count
-                    batches.append(QuantitySampleBatch(type: type))
-                    batchIndexes[type.identifier] = batchIndex
-                }
-                index = batches[batchIndex].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
-                                                                     device: device(deviceText)))
-                lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, batchIndex, index)
-            }
-            do {
-                // Appended in place: the batch is never copied out of the array.
-                try batches[batchIndex].append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index,
-                                               uuid: uuid, creationTimestamp: creation, metadata: metadata)
-            } catch let error as CadenceError {
-                return summary.reject(line: line, error.message)
-            }
-            pending += 1
-            if pending >= importer.batchSize { try flush() }
+            if collector.pending >= importer.batchSize { try flush() }
         }
 
-        /// The device for a description string, parsed once per distinct string.
-        private mutating func device(_ text: String?) -> Device? {
-            guard let text else { return nil }
-            if let cached = devices[text] { return cached }
-            let device = Device(description: text)
-            devices[text] = device
-            return device
-        }
+        /// Records between progress reports.
+        static let progressInterval = 10_000
 
         private var store: HealthStore { importer.store }
 
-        /// Saves the buffered batches in one transaction.
+        /// Saves the collected batches in one transaction.
         private mutating func flush() throws {
-            guard pending > 0, !dryRun else { return }
-            let saved = try store.save(batches)
-            summary.imported += saved.saved
-            summary.duplicates += saved.duplicates
-            batches = []
-            batchIndexes = [:]
-            lastProvenance = nil
-            pending = 0
-        }
-
-        /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
-        static func parseDate(_ text: String) throws -> Timestamp {
-            // Byte 10 tells them apart: a space in the export's format, 'T' in RFC 3339.
-            if let separator = text.utf8.dropFirst(10).first, separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") {
-                return try parseRFC3339(text)
+            guard collector.pending > 0, !dryRun else { return }
+            let saved = try store.save(collector.takeBatches())
+            collector.summary.imported += saved.saved
+            collector.summary.duplicates += saved.duplicates
+            savedSinceFlush += saved.saved
+            if savedSinceFlush >= importer.flushInterval {
+                try store.flush()
+                savedSinceFlush = 0
             }
-            do { return try parseExport(text) } catch { return try parseRFC3339(text) }
-        }
-
-        /// A decimal number, allowing spaces around it.
-        static func parseNumber(_ text: String) -> Double? {
-            if let value = Double(text) { return value }
-            var trimmed = Substring(text)
-            while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
-            while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
-            return Double(trimmed)
         }
     }
 

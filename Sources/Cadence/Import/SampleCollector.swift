@@ -1,0 +1,286 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Turns the records of one file into sample batches, one per type: parses dates and numbers,
+/// converts values to each type's canonical unit, validates them, and counts or rejects what it
+/// does not store.
+///
+/// A collector belongs to one thread. Parallel reading gives each segment of a file a
+/// ``segmentCopy()`` — the same caches, nothing collected — and ``absorb(_:)``s the copies in
+/// file order, which yields the batches one collector would have built alone.
+struct SampleCollector {
+    /// The store, for the units of unknown types stored earlier.
+    let store: HealthStore
+    /// Whether records are only checked, not collected.
+    let dryRun: Bool
+    /// Rejections and the counts of records not stored; `imported` and `duplicates` are the
+    /// caller's, who saves the batches.
+    var summary: ImportSummary
+    /// The collected batches, at most one per type.
+    private(set) var batches: [QuantitySampleBatch] = []
+    /// Samples in ``batches``.
+    private(set) var pending = 0
+    /// Records read (stored, rejected or skipped).
+    private(set) var records = 0
+    /// Whether a record's type was neither known, stored, nor met earlier in the file while
+    /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
+    private(set) var metNewUnknownType = false
+    /// Whether a type met for the first time takes the unit of its first record (SPEC §1). A
+    /// segment copy must not decide it, since an earlier segment may hold an earlier record.
+    private var resolvesNewUnknownTypes = true
+
+    /// Where each type's batch is in ``batches``.
+    private var batchIndexes: [String: Int] = [:]
+    private var units: [String: HealthUnit] = [:]
+    private var conversions: [String: UnitConversion] = [:]
+    private var devices: [String: Device] = [:]
+    /// The previous record's type identifier and unit, resolved.
+    private var lastConversion: (identifier: String, unitText: String, type: QuantityType, conversion: UnitConversion,
+                                 isKnown: Bool, validValues: ClosedRange<Double>)?
+    /// Types Cadence does not know, as first met in this file.
+    private var unknownTypes: [String: QuantityType] = [:]
+    /// The provenance of the previous record and its index in its type's batch.
+    private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, batch: Int,
+                                 index: Int)?
+
+    /// Creates a collector for the file at `path`.
+    init(store: HealthStore, path: String, dryRun: Bool) {
+        self.store = store
+        self.dryRun = dryRun
+        summary = ImportSummary(file: path)
+    }
+
+    /// A collector for a later segment of the same file: the same caches and unknown types,
+    /// nothing collected or counted, and new unknown types left undecided.
+    func segmentCopy() -> SampleCollector {
+        var copy = SampleCollector(store: store, path: summary.file, dryRun: dryRun)
+        copy.units = units
+        copy.conversions = conversions
+        copy.devices = devices
+        copy.unknownTypes = unknownTypes
+        copy.resolvesNewUnknownTypes = false
+        return copy
+    }
+
+    /// Adds what a ``segmentCopy()`` collected from the bytes right after this collector's:
+    /// its rows join this collector's batches, its counts and rejections its summary.
+    ///
+    /// - Complexity: O(*n*) column copies for the copy's *n* samples.
+    mutating func absorb(_ segment: SampleCollector) {
+        for batch in segment.batches {
+            let index = batchIndex(for: batch.quantityType)
+            batches[index].append(contentsOf: batch)
+        }
+        pending += segment.pending
+        records += segment.records
+        lastProvenance = nil
+        summary.absorbCounts(of: segment.summary)
+        for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
+    }
+
+    /// Hands over the collected batches and starts new ones.
+    mutating func takeBatches() -> [QuantitySampleBatch] {
+        defer {
+            batches = []
+            batchIndexes = [:]
+            lastProvenance = nil
+            pending = 0
+        }
+        return batches
+    }
+
+    // MARK: Records
+
+    /// Adds a record of an `export.xml`; records inside correlations are counted, not stored,
+    /// since Apple writes them at top level too.
+    mutating func add(_ record: ExportRecord) {
+        if record.isInsideCorrelation {
+            records += 1
+            summary.correlationRecords += 1
+            return
+        }
+        let metadata = record.metadata.isEmpty ? [:]
+            : Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        add(line: record.line, type: record.type, sourceName: record.sourceName, unit: record.unit,
+            start: record.startDate, end: record.endDate, value: record.value, uuid: nil,
+            sourceVersion: record.sourceVersion, device: record.device, creation: record.creationDate,
+            metadata: metadata)
+    }
+
+    /// Adds one record given as strings; a record that cannot be stored is counted or rejected
+    /// with its line.
+    mutating func add(line: Int, type identifier: String, sourceName: String, unit unitText: String?,
+                      start startText: String, end endText: String, value valueText: String?, uuid: UUID?,
+                      sourceVersion: String?, device deviceText: String?, creation creationText: String?,
+                      metadata: [String: String]) {
+        records += 1
+        if identifier.hasPrefix("HKCategoryTypeIdentifier") {
+            summary.categoryRecords += 1
+            return
+        }
+        guard identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil else {
+            if identifier.isEmpty || sourceName.isEmpty {
+                summary.reject(line: line, identifier.isEmpty ? "the type is missing" : "the source name is missing")
+            } else {
+                summary.otherRecords += 1
+            }
+            return
+        }
+        guard !sourceName.isEmpty else { return summary.reject(line: line, "the source name is missing") }
+        guard let valueText, let value = Self.parseNumber(valueText), value.isFinite else {
+            return summary.reject(line: line, "the value '\(valueText?.prefix(64) ?? "")' is not a finite number")
+        }
+        let start: Timestamp
+        let end: Timestamp
+        var creation: Timestamp?
+        do {
+            start = try Self.parseDate(startText)
+            end = try Self.parseDate(endText)
+            creation = try creationText.map(Self.parseDate)
+        } catch let error as CadenceError {
+            return summary.reject(line: line, error.message)
+        } catch {
+            return summary.reject(line: line, "\(error)")
+        }
+        guard start <= end else { return summary.reject(line: line, "the start date \(startText) is after the end date \(endText)") }
+        // Resolve the type and convert the value to its canonical unit: consecutive records
+        // mostly repeat the previous record's type and unit, so that case does no hashing.
+        guard let unitText, !unitText.isEmpty else { return summary.reject(line: line, "the unit is missing") }
+        let type: QuantityType
+        let conversion: UnitConversion
+        let validValues: ClosedRange<Double>
+        if let last = lastConversion, last.identifier == identifier, last.unitText == unitText {
+            type = last.type
+            conversion = last.conversion
+            validValues = last.validValues
+            if !last.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
+        } else {
+            let unit: HealthUnit
+            if let cached = units[unitText] {
+                unit = cached
+            } else {
+                do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
+                    return summary.reject(line: line, error.message)
+                } catch {
+                    return summary.reject(line: line, "\(error)")
+                }
+                units[unitText] = unit
+            }
+            if let known = QuantityType.known(identifier) {
+                type = known
+            } else {
+                // Unknown types keep the unit of their first record; later records convert to it.
+                if let resolved = unknownTypes[QuantityType.fullIdentifier(identifier)] ?? store.snapshotType(identifier) {
+                    type = resolved
+                } else if resolvesNewUnknownTypes {
+                    type = QuantityType.unknown(identifier, unit: unit)
+                } else {
+                    metNewUnknownType = true
+                    return
+                }
+                unknownTypes[type.identifier] = type
+                summary.unknownTypes[type.identifier, default: 0] += 1
+            }
+            let conversionKey = unitText + "\u{0}" + type.identifier
+            if let cached = conversions[conversionKey] {
+                conversion = cached
+            } else {
+                do { conversion = try unit.conversion(to: type.canonicalUnit) } catch let error as CadenceError {
+                    return summary.reject(line: line, "\(error.message) for \(type.shortIdentifier)")
+                } catch {
+                    return summary.reject(line: line, "\(error)")
+                }
+                conversions[conversionKey] = conversion
+            }
+            validValues = type.validValues
+            lastConversion = (identifier, unitText, type, conversion, type.isKnown, validValues)
+        }
+        let canonical = conversion.apply(value)
+        guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
+        if !validValues.contains(canonical) {
+            do { try type.validate(value: canonical) } catch let error as CadenceError {
+                return summary.reject(line: line, error.message)
+            } catch {
+                return summary.reject(line: line, "\(error)")
+            }
+        }
+        guard !dryRun else { return }
+        // Consecutive records mostly share their type and provenance: reuse the previous
+        // record's batch and provenance index without hashing anything.
+        let batchIndex: Int
+        let index: Int
+        if let last = lastProvenance, last.type == type.identifier, last.sourceName == sourceName,
+           last.sourceVersion == sourceVersion, last.device == deviceText {
+            batchIndex = last.batch
+            index = last.index
+        } else {
+            batchIndex = self.batchIndex(for: type)
+            index = batches[batchIndex].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
+                                                                 device: device(deviceText)))
+            lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, batchIndex, index)
+        }
+        do {
+            // Appended in place: the batch is never copied out of the array.
+            try batches[batchIndex].append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index,
+                                           uuid: uuid, creationTimestamp: creation, metadata: metadata)
+        } catch let error as CadenceError {
+            return summary.reject(line: line, error.message)
+        } catch {
+            return summary.reject(line: line, "\(error)")
+        }
+        pending += 1
+    }
+
+    /// The index of the type's batch in ``batches``, added if there is none.
+    private mutating func batchIndex(for type: QuantityType) -> Int {
+        if let existing = batchIndexes[type.identifier] { return existing }
+        batches.append(QuantitySampleBatch(type: type))
+        batchIndexes[type.identifier] = batches.count - 1
+        return batches.count - 1
+    }
+
+    /// The device for a description string, parsed once per distinct string.
+    private mutating func device(_ text: String?) -> Device? {
+        guard let text else { return nil }
+        if let cached = devices[text] { return cached }
+        let device = Device(description: text)
+        devices[text] = device
+        return device
+    }
+
+    /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
+    static func parseDate(_ text: String) throws -> Timestamp {
+        // Byte 10 tells them apart: a space in the export's format, 'T' in RFC 3339.
+        if let separator = text.utf8.dropFirst(10).first, separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") {
+            return try parseRFC3339(text)
+        }
+        do { return try parseExport(text) } catch { return try parseRFC3339(text) }
+    }
+
+    /// A decimal number, allowing spaces around it.
+    static func parseNumber(_ text: String) -> Double? {
+        if let value = Double(text) { return value }
+        var trimmed = Substring(text)
+        while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+        return Double(trimmed)
+    }
+}
+
+extension ImportSummary {
+    /// Adds another summary's rejections and counts of records not stored.
+    mutating func absorbCounts(of other: ImportSummary) {
+        rejected += other.rejected
+        for rejection in other.rejections where rejections.count < Self.keptRejections { rejections.append(rejection) }
+        for (identifier, count) in other.unknownTypes { unknownTypes[identifier, default: 0] += count }
+        categoryRecords += other.categoryRecords
+        otherRecords += other.otherRecords
+        correlationRecords += other.correlationRecords
+    }
+}

@@ -1,0 +1,176 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+@testable import Cadence
+
+/// Reading an `export.xml` in parallel segments must give exactly what one serial reading gives:
+/// the same samples, counts, rejections with their lines, and errors.
+@Suite("Importing an export.xml in parallel segments")
+struct SegmentedImportTests {
+    /// What an import left: its summary (or error) and every stored sample.
+    struct Outcome: Equatable {
+        var summary: String
+        var samples: [String]
+    }
+
+    static func importOutcome(_ path: String, parallelism: Int, segmentBytes: Int, strict: Bool = false) throws -> Outcome {
+        let store = HealthStore.inMemory()
+        var importer = HealthDataImporter(store: store, strict: strict, batchSize: 700, parallelism: parallelism)
+        importer.segmentBytes = segmentBytes
+        var summary: String
+        do {
+            let result = try importer.importFile(atPath: path)
+            summary = [
+                "imported \(result.imported) duplicates \(result.duplicates) rejected \(result.rejected)",
+                "rejections \(result.rejections)", "unknown \(result.unknownTypes.sorted { $0.key < $1.key })",
+                "category \(result.categoryRecords) other \(result.otherRecords) inside \(result.correlationRecords)",
+                "correlations \(result.correlations) workouts \(result.workouts) summaries \(result.activitySummaries)",
+                "bytes \(result.bytesRead)",
+            ].joined(separator: "; ")
+        } catch {
+            summary = "error: \(error)"
+        }
+        var samples: [String] = []
+        for type in try store.info().types {
+            guard let quantityType = QuantityType.known(type.identifier) ?? store.snapshotType(type.identifier) else { continue }
+            for sample in try store.execute(SampleQuery(quantityType: quantityType)) {
+                samples.append("\(sample.uuid) \(type.identifier) \(sample.source.name) \(sample.startDate.timeIntervalSince1970) "
+                               + "\(sample.endDate.timeIntervalSince1970) \(sample.value) \(sample.metadata.sorted { $0.key < $1.key })")
+            }
+        }
+        return Outcome(summary: summary, samples: samples.sorted())
+    }
+
+    /// A deterministic export with what makes a cut go wrong: records nested in correlations,
+    /// metadata children, comments holding record-like lines, malformed records, a type Cadence
+    /// does not know that first appears late, category records and workouts.
+    static func awkwardExport(seed: UInt64, records: Int, malformed: Bool) -> String {
+        var random = SeededRandom(seed: seed)
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout)*)>
+            ]>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 10:00:00 +0100"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth=""/>
+
+            """
+        var minute = 0
+        func date(_ minute: Int) -> String {
+            String(format: "2024-01-%02d %02d:%02d:00 +0100", 1 + minute / 1440, minute / 60 % 24, minute % 60)
+        }
+        func record(_ indent: String, type: String, unit: String, value: String, source: String = "Watch",
+                    children: String = "") -> String {
+            let start = date(minute)
+            let end = date(minute + 1)
+            let attributes = "type=\"\(type)\" sourceName=\"\(source)\" unit=\"\(unit)\" creationDate=\"\(end)\" "
+                + "startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(value)\""
+            return children.isEmpty ? "\(indent)<Record \(attributes)/>\n"
+                : "\(indent)<Record \(attributes)>\n\(children)\(indent)</Record>\n"
+        }
+        for index in 0..<records {
+            minute += 1 + Int(random.next() % 3)
+            switch random.next() % 20 {
+            case 0:
+                text += " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Cuff\" "
+                    + "startDate=\"\(date(minute))\" endDate=\"\(date(minute))\">\n"
+                text += record("  ", type: "HKQuantityTypeIdentifierBloodPressureSystolic", unit: "mmHg", value: "120", source: "Cuff")
+                text += record("  ", type: "HKQuantityTypeIdentifierBloodPressureDiastolic", unit: "mmHg", value: "80", source: "Cuff")
+                text += " </Correlation>\n"
+                text += record(" ", type: "HKQuantityTypeIdentifierBloodPressureSystolic", unit: "mmHg", value: "120", source: "Cuff")
+            case 1:
+                text += " <!-- a comment that looks like records:\n <Record type=\"HKQuantityTypeIdentifierStepCount\"\n"
+                    + " <Record \n -->\n"
+            case 2:
+                text += record(" ", type: "HKCategoryTypeIdentifierSleepAnalysis", unit: "", value: "HKCategoryValueSleepAnalysisAsleep")
+            case 3:
+                text += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"30\">\n"
+                    + "  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(date(minute))\"/>\n </Workout>\n"
+            case 4 where malformed:
+                text += " <Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" startDate=\"\(date(minute))\" "
+                    + "endDate=\"\(date(minute))\" value=\"3\"/>\n"
+            case 5 where malformed:
+                text += record(" ", type: "HKQuantityTypeIdentifierStepCount", unit: "furlong", value: "3")
+            case 6 where index > records / 2:
+                text += record(" ", type: "HKQuantityTypeIdentifierFancyNewMetric", unit: index % 2 == 0 ? "ms" : "s", value: "\(index)")
+            case 7:
+                let children = "  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"\(index % 3)\"/>\n"
+                text += record(" ", type: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", value: "\(60 + index % 50)",
+                               children: children)
+            default:
+                text += record(" ", type: "HKQuantityTypeIdentifierStepCount", unit: "count", value: "\(index % 97)",
+                               source: index % 3 == 0 ? "iPhone" : "Watch")
+            }
+        }
+        return text + "</HealthData>\n"
+    }
+
+    static func write(_ text: String, in directory: URL, name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test("Awkward exports, clean, malformed and truncated, import the same in segments as serially",
+          arguments: [(UInt64(1), false), (2, true), (3, true)])
+    func awkwardExports(seed: UInt64, malformed: Bool) throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = Self.awkwardExport(seed: seed, records: 1_500, malformed: malformed)
+        var random = SeededRandom(seed: seed &+ 99)
+        let cut = text.utf8.count / 2 + Int(random.next() % UInt64(text.utf8.count / 3))
+        let files = [
+            try Self.write(text, in: directory, name: "export.xml"),
+            try Self.write(String(decoding: text.utf8.prefix(cut), as: UTF8.self), in: directory, name: "truncated.xml"),
+        ]
+        for path in files {
+            let serial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
+            #expect(serial.samples.count > 500)
+            for (parallelism, segmentBytes) in [(2, 4_096), (3, 700), (2, 150)] {
+                let segmented = try Self.importOutcome(path, parallelism: parallelism, segmentBytes: segmentBytes)
+                #expect(segmented == serial, "\(path), \(parallelism) cores, \(segmentBytes)-byte segments")
+            }
+            let strictSerial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20, strict: true)
+            let strictSegmented = try Self.importOutcome(path, parallelism: 2, segmentBytes: 2_000, strict: true)
+            #expect(strictSegmented == strictSerial)
+        }
+    }
+
+    @Test("The real exports import the same in segments as serially", arguments: ImportFixtures.exportNames)
+    func realExports(name: String) throws {
+        let path = try ImportFixtures.appleHealthFile(name)
+        let serial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
+        let segmented = try Self.importOutcome(path, parallelism: 2, segmentBytes: name.hasPrefix("hkimport") ? 64 << 10 : 500)
+        #expect(segmented == serial)
+    }
+
+    @Test("Segments are really read in parallel: a clean file is taken in whole segments")
+    func segmentsAreUsed() throws {
+        let text = Self.awkwardExport(seed: 7, records: 400, malformed: false)
+        var collector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
+        var reader = SegmentedExportReader(reader: ExportXMLReader(path: "export.xml"), parallelism: 2, segmentBytes: 1_000)
+        var serialReader = ExportXMLReader(path: "export.xml")
+        var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
+        let bytes = Array(text.utf8)
+        var windowsRead = 0
+        for block in stride(from: 0, to: bytes.count, by: 3_000) {
+            try bytes[block..<min(bytes.count, block + 3_000)].withUnsafeBytes { try reader.feed($0, into: &collector) }
+            windowsRead += 1
+        }
+        let summary = try reader.finish(into: &collector)
+        try bytes.withUnsafeBytes { bytes in try serialReader.feed(bytes) { serialCollector.add($0) } }
+        let serialSummary = try serialReader.finish()
+        #expect(windowsRead > 5)
+        #expect(summary == serialSummary)
+        #expect(collector.records == serialCollector.records && collector.pending == serialCollector.pending)
+        #expect(reader.segmentsRead > windowsRead, "segments read in parallel: \(reader.segmentsRead)")
+    }
+}
