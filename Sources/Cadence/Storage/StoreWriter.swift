@@ -396,9 +396,10 @@ struct StoreWriter: Sendable {
                     updated.nextChunkNumber += 1
                     let path = chunkPath(number)
                     try guarded { try $0.writeFile(path, encoded.bytes) }
-                    let file = try ChunkFile(bytes: encoded.bytes, path: path)
+                    // Not kept in memory: a long import would otherwise hold every chunk it wrote.
+                    // The first query reads it back (from the page cache, usually).
                     newChunks.append(ChunkHandle(number: number, path: path, byteCount: encoded.bytes.count,
-                                                 summary: encoded.summary, fileSystem: fileSystem, file: file))
+                                                 summary: encoded.summary, fileSystem: fileSystem))
                 }
                 nextPiece += count
                 if compacting { replaced += type.chunks.map(\.path) }
