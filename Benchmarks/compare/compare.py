@@ -30,9 +30,10 @@ What is compared (issue 5, "Side by side"), all from one run on one machine:
 
   The ratio is peer median / Cadence median: above 1, Cadence is that many times faster.
 
-* Import. A large realistic `export.xml` from `cadence generate --format export-xml` is imported
-  with `cadence import` and with `healthkit-to-sqlite --xml` (PyPI): wall time and peak resident
-  memory (`/usr/bin/time -v`, "Maximum resident set size") of each.
+* Import. Large realistic `export.xml` files from `cadence generate --format export-xml` (two
+  sizes by default) are imported with `cadence import` and with `healthkit-to-sqlite --xml`
+  (PyPI): wall time and peak resident memory (`/usr/bin/time -v`, "Maximum resident set size")
+  of each, and whether Cadence's peak memory grows with the file.
 
 * Sanity. The dense CSV is imported into a Cadence store with `cadence import`, and a few daily
   and hourly intervals from `cadence stats --format json` are compared with DuckDB's and Polars'
@@ -44,7 +45,7 @@ How to run (from the repository root; Swift 6 and Python 3.10+):
     python3 Benchmarks/compare/compare.py --output /tmp/cadence-compare/results.md
 
     # smaller and quicker
-    python3 Benchmarks/compare/compare.py --samples 1000000 --runs 3 --import-records 200k
+    python3 Benchmarks/compare/compare.py --samples 1000000 --runs 3 --import-records 200k,800k
 
 The script builds `cadence` and `cadence-bench` in release mode (scratch path `.build-compare`)
 unless given `--cadence-bin`/`--bench-bin`, and can reuse a `cadence-bench --json` report with
@@ -107,6 +108,11 @@ def size_label(count: int) -> str:
     if count >= 1_000:
         return f"{count // 1_000}k" if count % 1_000 == 0 else f"{count / 1e3:.1f}k"
     return str(count)
+
+
+def parse_counts(text: str) -> list[int]:
+    """A comma-separated list of counts, smallest first."""
+    return sorted(parse_count(part) for part in text.split(",") if part)
 
 
 def parse_count(text: str) -> int:
@@ -698,8 +704,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="swift build --scratch-path (default: .build-compare in the repository)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/cadence-compare"),
                         help="where generated data and stores go (default: /tmp/cadence-compare)")
-    parser.add_argument("--import-records", type=parse_count, default=1_000_000,
-                        help="records in the export.xml for the import comparison (default: 1M)")
+    parser.add_argument("--import-records", type=parse_counts, default=[1_000_000, 4_000_000],
+                        help="records in the export.xml files for the import comparison, comma-separated; "
+                             "two sizes show whether peak memory grows with the file (default: 1M,4M)")
     parser.add_argument("--skip-import", action="store_true", help="skip the export.xml import comparison")
     parser.add_argument("--skip-sanity", action="store_true", help="skip the sanity check")
     parser.add_argument("--output", type=Path,
@@ -850,7 +857,8 @@ def main(argv: list[str]) -> int:
         if time_binary is None:
             notes.append("/usr/bin/time is missing (apt-get install -y time): peak memory not measured.")
         del polars_hr, polars_steps  # free memory before the import runs
-        imports.append(compare_imports(cadence, arguments.import_records, seed, arguments.workdir, time_binary))
+        for records in arguments.import_records:
+            imports.append(compare_imports(cadence, records, seed, arguments.workdir, time_binary))
 
     # Sanity check.
     sanity = ["skipped"]
@@ -906,6 +914,18 @@ def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[s
             ratio = peer["wallSeconds"] / cadence["wallSeconds"]
             lines.append(f"export.xml import vs healthkit-to-sqlite ({item['records']:,} records): {ratio:.1f}× "
                          f"(target ≥ 20×) — {'met' if ratio >= 20 else 'NOT MET'}")
+    measured = [item for item in imports if not item["cadence"].get("error") and item["cadence"].get("maxRSSBytes")]
+    if len(measured) >= 2:
+        small, large = measured[0], measured[-1]
+        growth = large["cadence"]["maxRSSBytes"] / small["cadence"]["maxRSSBytes"]
+        size = large["xmlBytes"] / small["xmlBytes"]
+        lines.append(f"cadence import peak memory: {format_bytes(small['cadence']['maxRSSBytes'])} for "
+                     f"{format_bytes(small['xmlBytes'])} of XML, {format_bytes(large['cadence']['maxRSSBytes'])} for "
+                     f"{format_bytes(large['xmlBytes'])} ({size:.1f}× the file, {growth:.2f}× the memory; "
+                     f"target: does not grow with the file's size, read here as within 1.25×) — "
+                     f"{'met' if growth <= 1.25 else 'NOT MET'}")
+    else:
+        lines.append("cadence import peak memory at two file sizes: not measured (give --import-records two sizes)")
     return lines
 
 
