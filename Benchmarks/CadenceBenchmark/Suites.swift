@@ -46,6 +46,7 @@ struct ProfileSuite {
         results.append(try measureIngest())
         let info = try HealthStore.open(at: storePath, options: .readOnly).info()
         results += try measureSize(info)
+        if profile == .realistic { results.append(try measureExplicitUUIDs()) }
         results.append(try measureOpen(info))
         let store = try HealthStore.open(at: storePath)
         defer { try? store.close() }
