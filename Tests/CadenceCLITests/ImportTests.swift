@@ -48,6 +48,24 @@ struct ImportTests {
     }
 
     /// Importing the same export again adds nothing.
+    /// `--jobs 1` reads on one core and imports the same; `--jobs 0` is a usage mistake.
+    @Test func jobsOptionImportsTheSameAndIsChecked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let export = try Fixtures.hkimportExport.get()
+        let store = directory.path("one-core")
+        let result = try CadenceBinary.succeed(["import", export.path, "--store", store, "--jobs", "1", "--format", "json"])
+            .jsonObject()
+        let totals = try #require(result["totals"] as? [String: Any])
+        let reference = try CadenceBinary.succeed(["info", "--store", Fixtures.hkimportStore.get().store, "--format", "json"])
+            .jsonObject()
+        #expect(totals["imported"] as? Int == (reference["totals"] as? [String: Any])?["samples"] as? Int)
+        let refused = try CadenceBinary.run(["import", export.path, "--store", directory.path("never"), "--jobs", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("--jobs"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("never")))
+    }
+
     @Test func reimportAddsNothing() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
