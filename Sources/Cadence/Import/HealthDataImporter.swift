@@ -67,6 +67,10 @@ public struct ImportProgress: Sendable {
 /// Imports Apple Health exports (`export.zip`, `export.xml`) and CSV files into a store, with
 /// bounded memory whatever the input's size.
 ///
+/// An export is read on ``parallelism`` cores (see ``SegmentedExportReader``), with exactly the
+/// result of a serial reading; CSV is read on one. The store's head is flushed every
+/// ``flushInterval`` samples, so a long import holds a bounded number of samples in memory.
+///
 ///     let summary = try HealthDataImporter(store: store).importFile(atPath: "export.zip")
 ///
 /// Display units are converted to each type's canonical unit; a record without a UUID gets the
