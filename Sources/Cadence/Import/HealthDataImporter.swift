@@ -67,7 +67,7 @@ public struct ImportProgress: Sendable {
 /// Imports Apple Health exports (`export.zip`, `export.xml`) and CSV files into a store, with
 /// bounded memory whatever the input's size.
 ///
-/// An export is read on ``parallelism`` cores (see ``SegmentedExportReader``), with exactly the
+/// An export is read on ``parallelism`` cores (segments cut at top-level `<Record>` tags), with exactly the
 /// result of a serial reading; CSV is read on one. The store's head is flushed every
 /// ``flushInterval`` samples, so a long import holds a bounded number of samples in memory.
 ///
