@@ -46,6 +46,12 @@ public struct ExportRecord: Sendable {
     public var line: Int
     /// Whether the record sits inside a `<Correlation>`; Apple also writes such records at top level.
     public var isInsideCorrelation: Bool
+    /// ``startDate`` already parsed, when the reader was asked to (then ``startDate`` is empty).
+    var startTimestamp: Timestamp?
+    /// ``endDate`` already parsed, when the reader was asked to (then ``endDate`` is empty).
+    var endTimestamp: Timestamp?
+    /// ``creationDate`` already parsed, when the reader was asked to (then ``creationDate`` is nil).
+    var creationTimestamp: Timestamp?
 
     /// Creates a record.
     ///

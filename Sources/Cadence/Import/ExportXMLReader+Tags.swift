@@ -543,31 +543,42 @@ extension ExportXMLReader {
         if sourceName == nil && slots[AttributeSlot.sourceName].start < 0 {
             sourceName = decode(AttributeSlot.source, "source", bytes, &problem, &repairs)
         }
-        let startDate = decode(AttributeSlot.startDate, "startDate", bytes, &problem, &repairs)
-        let endDate = decode(AttributeSlot.endDate, "endDate", bytes, &problem, &repairs)
+        record.startTimestamp = timestamp(AttributeSlot.startDate, bytes)
+        record.endTimestamp = timestamp(AttributeSlot.endDate, bytes)
+        record.creationTimestamp = timestamp(AttributeSlot.creationDate, bytes)
+        let startDate = record.startTimestamp != nil ? "" : decode(AttributeSlot.startDate, "startDate", bytes, &problem, &repairs)
+        let endDate = record.endTimestamp != nil ? "" : decode(AttributeSlot.endDate, "endDate", bytes, &problem, &repairs)
         record.sourceVersion = decode(AttributeSlot.sourceVersion, "sourceVersion", bytes, &problem, &repairs)
         record.device = decode(AttributeSlot.device, "device", bytes, &problem, &repairs)
         record.unit = decode(AttributeSlot.unit, "unit", bytes, &problem, &repairs)
-        record.creationDate = decode(AttributeSlot.creationDate, "creationDate", bytes, &problem, &repairs)
+        if record.creationTimestamp == nil {
+            record.creationDate = decode(AttributeSlot.creationDate, "creationDate", bytes, &problem, &repairs)
+        }
         record.value = decode(AttributeSlot.value, "value", bytes, &problem, &repairs)
         guard problem == nil else { return }
-        let required: [(String?, String)] = [
-            (type, "type"), (sourceName, "sourceName"), (startDate, "startDate"), (endDate, "endDate"),
-        ]
-        for (value, attribute) in required {
-            guard let value else {
-                problem = "it has no \(attribute) attribute"
-                return
-            }
-            if value.isEmpty {
-                problem = "its \(attribute) attribute is empty"
-                return
-            }
-        }
+        problem = Self.missing(type, "type") ?? Self.missing(sourceName, "sourceName")
+            ?? (record.startTimestamp == nil ? Self.missing(startDate, "startDate") : nil)
+            ?? (record.endTimestamp == nil ? Self.missing(endDate, "endDate") : nil)
+        guard problem == nil else { return }
         record.type = type ?? ""
         record.sourceName = sourceName ?? ""
         record.startDate = startDate ?? ""
         record.endDate = endDate ?? ""
+    }
+
+    /// Why a required attribute's value is unusable, or nil when it is there and not empty.
+    private static func missing(_ value: String?, _ attribute: StaticString) -> String? {
+        guard let value else { return "it has no \(attribute) attribute" }
+        return value.isEmpty ? "its \(attribute) attribute is empty" : nil
+    }
+
+    /// With ``parsesExportDates``, a plain date in the export's format as a timestamp (and no
+    /// string is made of it); otherwise nil.
+    private func timestamp(_ slot: Int, _ bytes: UnsafePointer<UInt8>) -> Timestamp? {
+        guard parsesExportDates else { return nil }
+        let value = slots[slot]
+        guard value.start >= 0, value.isPlain, value.end > value.start else { return nil }
+        return try? parseExport(UnsafeBufferPointer(start: bytes + value.start, count: value.end - value.start))
     }
 
     /// Adds a `<MetadataEntry>` to the pending record, or marks the record malformed.

@@ -178,6 +178,10 @@ public struct ExportXMLReader {
     var valueCaches = [CachedValue](repeating: CachedValue(), count: AttributeSlot.cachedCount)
     /// Decodes attribute values that need more than a copy.
     var valueDecoder = XMLAttributeValueDecoder()
+    /// Whether dates in the export's own format are handed over parsed, in
+    /// ``ExportRecord/startTimestamp`` and its siblings, instead of as strings: the importer
+    /// needs only the instants, and three strings per record cost three allocations.
+    var parsesExportDates = false
 
     /// The longest element name accepted.
     static let maximumNameBytes = 1024

@@ -160,7 +160,7 @@ extension HealthDataImporter {
                 try runCSV()
             } else if lowercased.hasSuffix(".zip") {
                 let archive = try ExportArchive(path: path)
-                var reader = SegmentedExportReader(reader: ExportXMLReader(path: path + "/" + archive.entryPath),
+                var reader = SegmentedExportReader(reader: Self.exportReader(path: path + "/" + archive.entryPath),
                                                    parallelism: importer.parallelism, segmentBytes: importer.segmentBytes)
                 do {
                     try archive.streamExport { block in
@@ -176,7 +176,7 @@ extension HealthDataImporter {
             } else {
                 let source = try FileByteSource(path: path)
                 totalBytes = Int(source.size)
-                var reader = SegmentedExportReader(reader: ExportXMLReader(path: path), parallelism: importer.parallelism,
+                var reader = SegmentedExportReader(reader: Self.exportReader(path: path), parallelism: importer.parallelism,
                                                    segmentBytes: importer.segmentBytes)
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
                 defer { buffer.deallocate() }
@@ -197,6 +197,13 @@ extension HealthDataImporter {
             }
             try flush()
             collector.summary.bytesRead = bytesRead
+        }
+
+        /// A reader that hands over dates parsed: the collector needs only the instants.
+        private static func exportReader(path: String) -> ExportXMLReader {
+            var reader = ExportXMLReader(path: path)
+            reader.parsesExportDates = true
+            return reader
         }
 
         private mutating func finishXML(_ read: ExportReadSummary) {

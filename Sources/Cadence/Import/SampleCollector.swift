@@ -110,15 +110,18 @@ struct SampleCollector {
         add(line: record.line, type: record.type, sourceName: record.sourceName, unit: record.unit,
             start: record.startDate, end: record.endDate, value: record.value, uuid: nil,
             sourceVersion: record.sourceVersion, device: record.device, creation: record.creationDate,
-            metadata: metadata)
+            metadata: metadata, parsed: (record.startTimestamp, record.endTimestamp, record.creationTimestamp))
     }
 
     /// Adds one record given as strings; a record that cannot be stored is counted or rejected
     /// with its line.
+    ///
+    /// - Parameter parsed: Dates the reader parsed already; their texts are then not read.
     mutating func add(line: Int, type identifier: String, sourceName: String, unit unitText: String?,
                       start startText: String, end endText: String, value valueText: String?, uuid: UUID?,
                       sourceVersion: String?, device deviceText: String?, creation creationText: String?,
-                      metadata: [String: String]) {
+                      metadata: [String: String],
+                      parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?) = (nil, nil, nil)) {
         records += 1
         if identifier.hasPrefix("HKCategoryTypeIdentifier") {
             summary.categoryRecords += 1
@@ -140,15 +143,19 @@ struct SampleCollector {
         let end: Timestamp
         var creation: Timestamp?
         do {
-            start = try Self.parseDate(startText)
-            end = try Self.parseDate(endText)
-            creation = try creationText.map(Self.parseDate)
+            start = try parsed.start ?? Self.parseDate(startText)
+            end = try parsed.end ?? Self.parseDate(endText)
+            creation = try parsed.creation ?? creationText.map(Self.parseDate)
         } catch let error as CadenceError {
             return summary.reject(line: line, error.message)
         } catch {
             return summary.reject(line: line, "\(error)")
         }
-        guard start <= end else { return summary.reject(line: line, "the start date \(startText) is after the end date \(endText)") }
+        guard start <= end else {
+            let startDescription = parsed.start.map { formatRFC3339($0, secondsFromGMT: 0) } ?? startText
+            let endDescription = parsed.end.map { formatRFC3339($0, secondsFromGMT: 0) } ?? endText
+            return summary.reject(line: line, "the start date \(startDescription) is after the end date \(endDescription)")
+        }
         // Resolve the type and convert the value to its canonical unit: consecutive records
         // mostly repeat the previous record's type and unit, so that case does no hashing.
         guard let unitText, !unitText.isEmpty else { return summary.reject(line: line, "the unit is missing") }
