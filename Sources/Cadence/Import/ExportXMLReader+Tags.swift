@@ -54,7 +54,7 @@ extension ExportXMLReader {
 
         /// The slice in slot `index` (`0..<AttributeSlot.count`); others read as absent.
         subscript(index: Int) -> ValueSlice {
-            get {
+            @inline(__always) get {
                 switch index {
                 case 0: slot0
                 case 1: slot1
@@ -69,7 +69,7 @@ extension ExportXMLReader {
                 default: ValueSlice()
                 }
             }
-            set {
+            @inline(__always) set {
                 switch index {
                 case 0: slot0 = newValue
                 case 1: slot1 = newValue
