@@ -226,3 +226,65 @@ struct OptionCombinationTests {
         }
     }
 }
+
+/// Chunks split into parts of their blocks, which happens only when there are too few work units
+/// for the workers: the parts' partials and gathered rows must add up to the serial results.
+@Suite("Chunks split among workers")
+struct SplitChunkTests {
+    @Test("Split chunks give the serial results and the reference's merged sums", arguments: [UInt64(41), 42])
+    func splitChunks(seed: UInt64) throws {
+        let (store, samples) = try QueryPropertyTests.makeStore(type: .stepCount, seed: seed, total: 6_000)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try timeZone(named: "Europe/Berlin")
+        let base: Int64 = 1_709_251_200_000_000
+        let edges = try IntervalEdges(calendar: calendar, anchor: base, components: try .days(1),
+                                      covering: (base - 86_400_000_000)...(base + 45 * 86_400_000_000)).edges
+        let lower = base + 3 * 86_400_000_000
+        let upper = base + 20 * 86_400_000_000
+        let predicates: [(predicate: SamplePredicate, selects: (ReferenceSample) -> Bool)] = [
+            (.all, { _ in true }),
+            (.samples(start: Date(timestamp: lower), end: Date(timestamp: upper)) && .sources(named: ["Watch", "iPhone"]), {
+                referenceDateMatches($0, lower: lower, upper: upper, strictStart: false, strictEnd: false) && $0.source != "Scale"
+            }),
+        ]
+        let optionSets: [StatisticsOptions] = [[.cumulativeSum], [.cumulativeSum, .duration, .mostRecent, .separateBySource]]
+        for (predicate, selects) in predicates {
+            for options in optionSets {
+                func run(parallelism: Int) throws -> AggregationOutput {
+                    var aggregator = Aggregator(snapshot: store.snapshot(), type: .stepCount, predicate: predicate,
+                                                options: options, edges: edges, sourcePriority: nil)
+                    aggregator.parallelism = parallelism
+                    aggregator.minimumPartRows = 50
+                    return try aggregator.run()
+                }
+                let serial = try run(parallelism: 1)
+                for parallelism in [2, 3] {
+                    let split = try run(parallelism: parallelism)
+                    let context = Comment(rawValue: "seed \(seed) options \(options.rawValue) parallelism \(parallelism)")
+                    #expect(split.sourcesSeen == serial.sourcesSeen, context)
+                    for interval in 0..<edges.count - 1 {
+                        #expect(split.merged[interval].count == serial.merged[interval].count, context)
+                        #expect(nearlyEqual(split.merged[interval].sum, serial.merged[interval].sum), context)
+                        #expect(split.merged[interval].mostRecentValue == serial.merged[interval].mostRecentValue, context)
+                        #expect(nearlyEqual(split.mergedSum?[interval], serial.mergedSum?[interval]), context)
+                        #expect(nearlyEqual(split.duration?[interval], serial.duration?[interval]), context)
+                        for source in serial.perSource.indices {
+                            #expect(nearlyEqual(split.perSource[source][interval].sum, serial.perSource[source][interval].sum), context)
+                        }
+                        for source in serial.perSourceDuration.indices {
+                            #expect(nearlyEqual(split.perSourceDuration[source][interval], serial.perSourceDuration[source][interval]), context)
+                        }
+                    }
+                }
+                // The merged sums themselves, against the reference.
+                let selected = samples.filter(selects)
+                for interval in 0..<edges.count - 1 {
+                    let expected = ReferenceInterval(samples: selected, start: edges[interval], end: edges[interval + 1], style: .cumulative)
+                    guard expected.count > 0 else { continue }
+                    #expect(nearlyEqual(serial.mergedSum?[interval] ?? serial.merged[interval].sum, expected.mergedSum),
+                            "seed \(seed) interval \(interval)")
+                }
+            }
+        }
+    }
+}

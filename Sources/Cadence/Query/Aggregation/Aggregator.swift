@@ -61,18 +61,27 @@ package struct Aggregator {
         self.ranking = SourceRanking(provenances: snapshot.provenances, priority: sourcePriority ?? snapshot.sourcePriority)
     }
 
-    /// A unit of work: a chunk file or a head batch.
+    /// A unit of work: a chunk file, part of one, or a head batch.
     enum Unit {
-        case chunk(ChunkHandle)
+        /// Part `part` of `parts` of a chunk's blocks, split by rows (`parts` is 1 for the whole chunk).
+        case chunk(ChunkHandle, part: Int, parts: Int)
         case head(HeadBatch)
 
+        /// The unit's summary; for part of a chunk, the whole chunk's (a superset).
         var summary: SampleSummary {
             switch self {
-            case .chunk(let chunk): return chunk.summary
+            case .chunk(let chunk, _, _): return chunk.summary
             case .head(let batch): return batch.summary
             }
         }
     }
+
+    /// Work units per worker below which chunks are split into parts: with few units, the
+    /// workers' shares are uneven (9 chunks on 2 workers take 5 and 4 chunks' time).
+    static let unitsPerWorker = 8
+    /// The fewest rows in a part of a chunk, as each part decompresses its chunk's query section
+    /// again (tests lower it to split small chunks).
+    package var minimumPartRows = 16_384
 
     /// The selection, compiled once per query.
     struct Filter {
@@ -130,7 +139,7 @@ package struct Aggregator {
             perSourceDuration: [])
         guard intervalCount > 0, let typeSnapshot = snapshot.types[type.identifier] else { return output }
         let filter = compileFilter(hidden: typeSnapshot.hiddenSequences)
-        let units = (typeSnapshot.chunks.map(Unit.chunk) + typeSnapshot.head.map(Unit.head)).filter { unit in
+        var units = (typeSnapshot.chunks.map { Unit.chunk($0, part: 0, parts: 1) } + typeSnapshot.head.map(Unit.head)).filter { unit in
             let summary = unit.summary
             guard summary.count > 0, summary.maximumEnd >= filter.pruneEndAtLeast,
                   summary.minimumStart < filter.pruneStartBelow,
@@ -141,6 +150,7 @@ package struct Aggregator {
             return true
         }
         .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
+        units = split(units, filter: filter)
         // Whether the time sweep will be needed, judged from the summaries (a superset of the
         // selected samples): if so, the per-unit pass gathers the rows it decodes, so nothing
         // is decoded twice.
@@ -175,6 +185,38 @@ package struct Aggregator {
             }
         }
         return output
+    }
+
+    /// Splits chunks into parts of their blocks when there are too few units to keep every worker
+    /// busy; the parts of a chunk stay in order, so gathered rows stay sorted by start.
+    private func split(_ units: [Unit], filter: Filter) -> [Unit] {
+        let wanted = parallelism * Self.unitsPerWorker
+        // Decoding every column (a predicate on details) is not done by blocks, so parts would repeat it.
+        guard parallelism > 1, !filter.needsDetails, !units.isEmpty, units.count < wanted else { return units }
+        let partsWanted = (wanted + units.count - 1) / units.count
+        return units.flatMap { unit -> [Unit] in
+            guard case .chunk(let chunk, _, _) = unit else { return [unit] }
+            let parts = max(1, min(partsWanted, chunk.summary.count / minimumPartRows))
+            return (0..<parts).map { Unit.chunk(chunk, part: $0, parts: parts) }
+        }
+    }
+
+    /// The blocks of part `part` of `parts` of a chunk: those whose first row lies in the part's
+    /// share of the rows.
+    private func blocks(of file: ChunkFile, part: Int, parts: Int) -> Range<Int> {
+        guard parts > 1 else { return file.blocks.indices }
+        /// The first block starting at or after `row`.
+        func firstBlock(from row: Int) -> Int {
+            var low = 0
+            var high = file.blockRows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if file.blockRows[middle].lowerBound < row { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let count = file.count
+        return firstBlock(from: count * part / parts)..<firstBlock(from: count * (part + 1) / parts)
     }
 
     // MARK: Per-unit accumulation
@@ -280,7 +322,9 @@ package struct Aggregator {
         partial.first = range.lowerBound
         partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
         // A whole chunk inside one interval costs nothing to decode.
-        if !gatherRows, selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
+        let wholeUnit: Bool
+        if case .chunk(_, _, let parts) = unit { wholeUnit = parts == 1 } else { wholeUnit = true }
+        if wholeUnit, !gatherRows, selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
             partial.merged[interval - partial.first].add(summary)
             if separate, let source = singleSource(summary) {
                 var perSource = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
@@ -292,13 +336,16 @@ package struct Aggregator {
             return partial
         }
         switch unit {
-        case .chunk(let chunk):
+        case .chunk(let chunk, let part, let parts):
             let file = try chunk.file()
+            let partBlocks = blocks(of: file, part: part, parts: parts)
+            guard !partBlocks.isEmpty else { return partial }
             // Blocks wholly inside one interval and wholly selected are added from their summaries;
             // only the others are decoded.
             var decode: [Int] = []
             var decodeAll: [Bool] = []
-            for (index, block) in file.blocks.enumerated() {
+            for index in partBlocks {
+                let block = file.blocks[index]
                 let fullySelected = selectsAll(block, filter)
                 if fullySelected, let interval = containingInterval(block), !separate || singleSource(block) != nil {
                     partial.merged[interval - partial.first].add(block)
@@ -313,17 +360,21 @@ package struct Aggregator {
                 }
             }
             if gatherRows {
-                // The sweep needs every selected row: decode the whole chunk once for both kernels.
-                let columns = filter.needsDetails ? try file.decodeAllColumns() : try {
+                // The sweep needs every selected row: decode the unit's blocks once for both kernels.
+                // `rowOffset` is where the decoded columns start in the chunk's rows.
+                let (columns, rowOffset) = filter.needsDetails ? (try file.decodeAllColumns(), 0) : try {
                     var columns = SampleColumns()
-                    try file.decodeQueryBlocks(Array(file.blocks.indices), into: &columns)
-                    return columns
+                    try file.decodeQueryBlocks(Array(partBlocks), into: &columns)
+                    return (columns, file.blockRows[partBlocks.lowerBound].lowerBound)
                 }()
                 for (position, block) in decode.enumerated() {
-                    accumulateRows(columns, rows: file.blockRows[block], filter: filter, selectAll: decodeAll[position],
-                                   separate: separate, into: &partial)
+                    let rows = file.blockRows[block]
+                    accumulateRows(columns, rows: rows.lowerBound - rowOffset..<rows.upperBound - rowOffset, filter: filter,
+                                   selectAll: decodeAll[position], separate: separate, into: &partial)
                 }
-                gather(columns, filter: filter, into: &partial.sweepRows)
+                let rows = file.blockRows[partBlocks.lowerBound].lowerBound..<file.blockRows[partBlocks.upperBound - 1].upperBound
+                gather(columns, rows: rows.lowerBound - rowOffset..<rows.upperBound - rowOffset, filter: filter,
+                       into: &partial.sweepRows)
                 return partial
             }
             guard !decode.isEmpty else { return partial }
@@ -348,7 +399,7 @@ package struct Aggregator {
         case .head(let batch):
             accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, selectAll: false,
                            separate: separate, sortedByStart: false, into: &partial)
-            if gatherRows { gather(batch.columns, filter: filter, into: &partial.sweepRows) }
+            if gatherRows { gather(batch.columns, rows: 0..<batch.columns.count, filter: filter, into: &partial.sweepRows) }
         }
         return partial
     }
@@ -556,16 +607,16 @@ package struct Aggregator {
         var source: [Int32] = []
     }
 
-    /// Appends the selected rows of `columns` with their merge rank and source.
-    private func gather(_ columns: SampleColumns, filter: Filter, into rows: inout SweepRows) {
-        rows.start.reserveCapacity(rows.start.count + columns.count)
-        rows.end.reserveCapacity(rows.end.count + columns.count)
-        rows.value.reserveCapacity(rows.value.count + columns.count)
-        rows.rank.reserveCapacity(rows.rank.count + columns.count)
-        rows.source.reserveCapacity(rows.source.count + columns.count)
+    /// Appends the selected rows of `columns` among `range` with their merge rank and source.
+    private func gather(_ columns: SampleColumns, rows range: Range<Int>, filter: Filter, into rows: inout SweepRows) {
+        rows.start.reserveCapacity(rows.start.count + range.count)
+        rows.end.reserveCapacity(rows.end.count + range.count)
+        rows.value.reserveCapacity(rows.value.count + range.count)
+        rows.rank.reserveCapacity(rows.rank.count + range.count)
+        rows.source.reserveCapacity(rows.source.count + range.count)
         let rankOfProvenance = ranking.rankOfProvenance
         let sourceOfProvenance = ranking.sourceOfProvenance
-        for row in 0..<columns.count where selects(columns, row, filter) {
+        for row in range where selects(columns, row, filter) {
             let provenance = Int(columns.provenance[row])
             let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
             rows.start.append(columns.start[row])
