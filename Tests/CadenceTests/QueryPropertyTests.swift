@@ -234,6 +234,47 @@ struct SplitChunkTests {
     @Test("Split chunks give the serial results and the reference's merged sums", arguments: [UInt64(41), 42])
     func splitChunks(seed: UInt64) throws {
         let (store, samples) = try QueryPropertyTests.makeStore(type: .stepCount, seed: seed, total: 6_000)
+        try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    /// Chunks in time order: the gathered rows are in order without sorting, so the parts' rows
+    /// are copied into place and the running maximum of ends is carried across them.
+    @Test("Split chunks saved in time order", arguments: [UInt64(43), 44])
+    func splitOrderedChunks(seed: UInt64) throws {
+        var random = TestRandom(seed: seed)
+        var options = HealthStore.Options()
+        options.chunkCapacity = 1_500
+        options.flushThreshold = 2_000
+        let store = HealthStore.inMemory(options: options)
+        let provenances = [QueryPropertyTests.watch, QueryPropertyTests.phone]
+        var samples: [ReferenceSample] = []
+        var start: Int64 = 1_709_251_200_000_000
+        for _ in 0..<10 {
+            var batch = QuantitySampleBatch(type: .stepCount)
+            for provenance in provenances { _ = batch.addProvenance(provenance) }
+            for _ in 0..<600 {
+                start += Int64.random(in: 0...1_800, using: &random) * 1_000_000
+                let source = Int.random(in: 0..<2, using: &random)
+                // Mostly short samples; some last hours and overlap many later ones.
+                let length = Int64.random(in: 0..<10, using: &random) == 0
+                    ? Int64.random(in: 3_600...43_200, using: &random) : Int64.random(in: 60...900, using: &random)
+                let value = Double(Int.random(in: 0...500, using: &random))
+                try batch.append(startTimestamp: start, endTimestamp: start + length * 1_000_000, value: value,
+                                 provenanceIndex: source)
+                samples.append(ReferenceSample(start: start, end: start + length * 1_000_000, value: value,
+                                               source: provenances[source].source.name,
+                                               rank: QueryPropertyTests.rank(source: source, userEntered: false),
+                                               sequence: Int64(samples.count + 1)))
+            }
+            try store.save(batch)
+        }
+        try store.flush()
+        try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    /// Runs collections serially and with chunks split for 2 and 3 workers, and compares them with
+    /// each other and the merged sums with the reference.
+    private func checkSplit(store: HealthStore, samples: [ReferenceSample], seed: UInt64) throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try timeZone(named: "Europe/Berlin")
         let base: Int64 = 1_709_251_200_000_000
