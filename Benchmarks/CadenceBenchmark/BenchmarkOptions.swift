@@ -10,7 +10,7 @@ import Foundation
 /// What `cadence-bench` was asked to do, parsed from its command line.
 ///
 ///     cadence-bench [--samples 1000000,10000000] [--large] [--runs 5] [--json FILE]
-///                   [--directory DIR] [--seed N] [--quick]
+///                   [--directory DIR] [--seed N] [--quick] [--only TEXT]
 struct BenchmarkOptions: Sendable {
     /// The store sizes to measure, in samples (each profile is generated at each size).
     var sampleCounts: [Int] = [1_000_000, 10_000_000]
@@ -22,6 +22,9 @@ struct BenchmarkOptions: Sendable {
     var directory: String = FileManager.default.temporaryDirectory.path
     /// The generator's seed.
     var seed: UInt64 = 42
+    /// When not empty, only figures whose name contains one of these are measured (stores are
+    /// still generated and ingested, untimed when no ingest figure is selected).
+    var only: [String] = []
     /// Sizes above this are ingested while generating (generation included in the timing) and
     /// measured once, since their batches would not fit in memory comfortably.
     static let inMemoryGenerationLimit = 20_000_000
@@ -41,6 +44,8 @@ struct BenchmarkOptions: Sendable {
           --directory DIR     Where temporary stores go (default: the system temporary directory).
           --seed N            The generator's seed (default: 42).
           --quick             A smoke run: 200k samples, 3 runs.
+          --only TEXT         Measure only the figures whose name contains TEXT (repeatable, or
+                              comma-separated), e.g. --only speedup.
           -h, --help          Show this text.
         """
 
@@ -85,6 +90,10 @@ struct BenchmarkOptions: Sendable {
                 options.seed = seed
             case "--quick":
                 quick = true
+            case "--only":
+                let parts = try value(for: argument).split(separator: ",").map(String.init)
+                guard !parts.isEmpty else { throw BenchmarkOptionsError("--only needs some text") }
+                options.only += parts
             default:
                 throw BenchmarkOptionsError("unknown argument \(argument)")
             }
@@ -95,6 +104,11 @@ struct BenchmarkOptions: Sendable {
         }
         if large && !options.sampleCounts.contains(100_000_000) { options.sampleCounts.append(100_000_000) }
         return options
+    }
+
+    /// Whether the figure called `name` is to be measured (see ``only``).
+    func selects(_ name: String) -> Bool {
+        only.isEmpty || only.contains { name.contains($0) }
     }
 
     /// Parses `1000000`, `1M`, `200k` or `1_000_000`.

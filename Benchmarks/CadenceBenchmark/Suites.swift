@@ -43,11 +43,11 @@ struct ProfileSuite {
     func run() throws -> [BenchmarkResult] {
         defer { try? FileManager.default.removeItem(atPath: storePath) }
         var results: [BenchmarkResult] = []
-        results.append(try measureIngest())
+        if let ingest = try measureIngest() { results.append(ingest) }
         let info = try HealthStore.open(at: storePath, options: .readOnly).info()
         results += try measureSize(info)
-        if profile == .realistic { results.append(try measureExplicitUUIDs()) }
-        results.append(try measureOpen(info))
+        if profile == .realistic && selects("explicitUUIDs") { results.append(try measureExplicitUUIDs()) }
+        if selects("store.open") { results.append(try measureOpen(info)) }
         let store = try HealthStore.open(at: storePath)
         defer { try? store.close() }
         switch profile {
@@ -56,14 +56,20 @@ struct ProfileSuite {
         case .realistic:
             results += try measureStepQueries(store, info: info)
         }
-        return results
+        return results.filter { options.selects($0.name) }
     }
+
+    /// Whether the figure `prefix.<label>` of this suite is to be measured.
+    private func selects(_ prefix: String) -> Bool { options.selects("\(prefix).\(label)") }
 
     // MARK: Ingest
 
     /// Saves the generated data into a new durable store, batch by batch (each save fsyncs the
     /// write-ahead log), and closes it (the final flush writes the remaining chunks).
-    private func measureIngest() throws -> BenchmarkResult {
+    ///
+    /// - Returns: `nil` when the ingest figure is not selected: the store is then built once, untimed.
+    private func measureIngest() throws -> BenchmarkResult? {
+        let timed = selects("ingest.\(profile.rawValue)")
         let data = SyntheticHealthData(profile: profile, seed: options.seed, size: .samples(size))
         let fileManager = FileManager.default
         let timing: Timing
@@ -73,8 +79,8 @@ struct ProfileSuite {
             log("  generating \(label) \(profile.rawValue) samples into memory")
             let batches = try data.batches(batchSize: Self.batchSize)
             sampleCount = batches.reduce(0) { $0 + $1.count }
-            log("  ingest: 1 warm-up + \(options.runs) runs")
-            timing = try Stopwatch.measure(runs: options.runs, setUp: { _ in
+            log(timed ? "  ingest: 1 warm-up + \(options.runs) runs" : "  ingest: once, untimed")
+            timing = try Stopwatch.measure(runs: timed ? options.runs : 1, warmUp: timed ? 1 : 0, setUp: { _ in
                 try? fileManager.removeItem(atPath: storePath)
             }) { _ in
                 let store = try HealthStore.open(at: storePath)
@@ -95,6 +101,7 @@ struct ProfileSuite {
             }
             note = "generation INCLUDED in the timing (too large to pre-generate in memory); 1 run"
         }
+        guard timed else { return nil }
         return BenchmarkResult(name: "ingest.\(profile.rawValue).\(label)", kind: .throughput, profile: profile.rawValue,
                                storeSamples: sampleCount, samples: sampleCount, value: Double(sampleCount) / timing.median,
                                timing: timing, target: .ingest, note: note)
@@ -178,7 +185,7 @@ struct ProfileSuite {
             ("monthly", try .months(1), nil),
             ("yearly", try .years(1), nil),
         ]
-        for interval in intervals {
+        for interval in intervals where selects("statisticsCollection.\(interval.name).heartRate") {
             let query = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,
                                                       intervalComponents: interval.components, calendar: calendar)
             results.append(try measureCollection(
@@ -186,24 +193,32 @@ struct ProfileSuite {
                 target: interval.target, note: "avg/min/max, Europe/Berlin, anchor 03:00 local"))
         }
 
-        let everything = try StatisticsQuery(quantityType: heartRate, options: discrete)
-        let statisticsTiming = try Stopwatch.measure(runs: options.runs) { _ in
-            blackHole(try store.execute(everything))
+        if selects("statistics.all.heartRate") {
+            let everything = try StatisticsQuery(quantityType: heartRate, options: discrete)
+            let statisticsTiming = try Stopwatch.measure(runs: options.runs) { _ in
+                blackHole(try store.execute(everything))
+            }
+            results.append(BenchmarkResult(
+                name: "statistics.all.heartRate.\(label)", kind: .throughput, profile: profile.rawValue,
+                storeSamples: info.totalSamples, samples: count, value: Double(count) / statisticsTiming.median,
+                timing: statisticsTiming, note: "avg/min/max over every sample"))
         }
-        results.append(BenchmarkResult(
-            name: "statistics.all.heartRate.\(label)", kind: .throughput, profile: profile.rawValue,
-            storeSamples: info.totalSamples, samples: count, value: Double(count) / statisticsTiming.median,
-            timing: statisticsTiming, note: "avg/min/max over every sample"))
 
-        results.append(try measureOneDaySampleQuery(store, info: info, calendar: calendar))
+        if selects("sampleQuery.oneDay.heartRate") {
+            results.append(try measureOneDaySampleQuery(store, info: info, calendar: calendar))
+        }
 
         // Hourly and daily intervals contain whole blocks (answered from summaries); five-minute
         // intervals make every block be decoded, which is the work the parallel speed-up is about.
-        let fiveMinute = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,
-                                                       intervalComponents: .minutes(5), calendar: calendar)
-        results.append(try measureSpeedup(store, fiveMinute, name: "speedup.fiveMinute.heartRate.\(label)", samples: count))
+        if selects("speedup.fiveMinute.heartRate") {
+            let fiveMinute = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,
+                                                           intervalComponents: .minutes(5), calendar: calendar)
+            results.append(try measureSpeedup(store, fiveMinute, name: "speedup.fiveMinute.heartRate.\(label)", samples: count))
+        }
 
-        results += try measureAnchoredQuery(store, info: info)
+        if selects("save.\(Self.appendedSamples).heartRate") || selects("anchoredObjectQuery.after\(Self.appendedSamples).heartRate") {
+            results += try measureAnchoredQuery(store, info: info)
+        }
         return results
     }
 
@@ -283,17 +298,24 @@ struct ProfileSuite {
         let note = "sum with proration, iPhone + Watch merged by source rank"
         let daily = try StatisticsCollectionQuery(quantityType: steps, options: .cumulativeSum, anchorDate: anchor,
                                                   intervalComponents: .days(1), calendar: calendar)
-        var results = [try measureCollection(store, daily, name: "statisticsCollection.daily.stepCount.merged.\(label)",
-                                             samples: count, target: nil, note: note)]
+        var results: [BenchmarkResult] = []
+        if selects("statisticsCollection.daily.stepCount.merged") {
+            results.append(try measureCollection(store, daily, name: "statisticsCollection.daily.stepCount.merged.\(label)",
+                                                 samples: count, target: nil, note: note))
+        }
 
-        let everything = try StatisticsQuery(quantityType: steps, options: .cumulativeSum)
-        let timing = try Stopwatch.measure(runs: options.runs) { _ in blackHole(try store.execute(everything)) }
-        results.append(BenchmarkResult(
-            name: "statistics.all.stepCount.merged.\(label)", kind: .throughput, profile: profile.rawValue,
-            storeSamples: info.totalSamples, samples: count, value: Double(count) / timing.median, timing: timing,
-            note: "sum over every sample, sources merged"))
+        if selects("statistics.all.stepCount.merged") {
+            let everything = try StatisticsQuery(quantityType: steps, options: .cumulativeSum)
+            let timing = try Stopwatch.measure(runs: options.runs) { _ in blackHole(try store.execute(everything)) }
+            results.append(BenchmarkResult(
+                name: "statistics.all.stepCount.merged.\(label)", kind: .throughput, profile: profile.rawValue,
+                storeSamples: info.totalSamples, samples: count, value: Double(count) / timing.median, timing: timing,
+                note: "sum over every sample, sources merged"))
+        }
 
-        results.append(try measureSpeedup(store, daily, name: "speedup.daily.stepCount.merged.\(label)", samples: count))
+        if selects("speedup.daily.stepCount.merged") {
+            results.append(try measureSpeedup(store, daily, name: "speedup.daily.stepCount.merged.\(label)", samples: count))
+        }
         return results
     }
 

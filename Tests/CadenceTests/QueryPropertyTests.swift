@@ -226,3 +226,106 @@ struct OptionCombinationTests {
         }
     }
 }
+
+/// Chunks split into parts of their blocks, which happens only when there are too few work units
+/// for the workers: the parts' partials and gathered rows must add up to the serial results.
+@Suite("Chunks split among workers")
+struct SplitChunkTests {
+    @Test("Split chunks give the serial results and the reference's merged sums", arguments: [UInt64(41), 42])
+    func splitChunks(seed: UInt64) throws {
+        let (store, samples) = try QueryPropertyTests.makeStore(type: .stepCount, seed: seed, total: 6_000)
+        try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    /// Chunks in time order: the gathered rows are in order without sorting, so the parts' rows
+    /// are copied into place and the running maximum of ends is carried across them.
+    @Test("Split chunks saved in time order", arguments: [UInt64(43), 44])
+    func splitOrderedChunks(seed: UInt64) throws {
+        var random = TestRandom(seed: seed)
+        var options = HealthStore.Options()
+        options.chunkCapacity = 1_500
+        options.flushThreshold = 2_000
+        let store = HealthStore.inMemory(options: options)
+        let provenances = [QueryPropertyTests.watch, QueryPropertyTests.phone]
+        var samples: [ReferenceSample] = []
+        var start: Int64 = 1_709_251_200_000_000
+        for _ in 0..<10 {
+            var batch = QuantitySampleBatch(type: .stepCount)
+            for provenance in provenances { _ = batch.addProvenance(provenance) }
+            for _ in 0..<600 {
+                start += Int64.random(in: 0...1_800, using: &random) * 1_000_000
+                let source = Int.random(in: 0..<2, using: &random)
+                // Mostly short samples; some last hours and overlap many later ones.
+                let length = Int64.random(in: 0..<10, using: &random) == 0
+                    ? Int64.random(in: 3_600...43_200, using: &random) : Int64.random(in: 60...900, using: &random)
+                let value = Double(Int.random(in: 0...500, using: &random))
+                try batch.append(startTimestamp: start, endTimestamp: start + length * 1_000_000, value: value,
+                                 provenanceIndex: source)
+                samples.append(ReferenceSample(start: start, end: start + length * 1_000_000, value: value,
+                                               source: provenances[source].source.name,
+                                               rank: QueryPropertyTests.rank(source: source, userEntered: false),
+                                               sequence: Int64(samples.count + 1)))
+            }
+            try store.save(batch)
+        }
+        try store.flush()
+        try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    /// Runs collections serially and with chunks split for 2 and 3 workers, and compares them with
+    /// each other and the merged sums with the reference.
+    private func checkSplit(store: HealthStore, samples: [ReferenceSample], seed: UInt64) throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try timeZone(named: "Europe/Berlin")
+        let base: Int64 = 1_709_251_200_000_000
+        let edges = try IntervalEdges(calendar: calendar, anchor: base, components: try .days(1),
+                                      covering: (base - 86_400_000_000)...(base + 45 * 86_400_000_000)).edges
+        let lower = base + 3 * 86_400_000_000
+        let upper = base + 20 * 86_400_000_000
+        let predicates: [(predicate: SamplePredicate, selects: (ReferenceSample) -> Bool)] = [
+            (.all, { _ in true }),
+            (.samples(start: Date(timestamp: lower), end: Date(timestamp: upper)) && .sources(named: ["Watch", "iPhone"]), {
+                referenceDateMatches($0, lower: lower, upper: upper, strictStart: false, strictEnd: false) && $0.source != "Scale"
+            }),
+        ]
+        let optionSets: [StatisticsOptions] = [[.cumulativeSum], [.cumulativeSum, .duration, .mostRecent, .separateBySource]]
+        for (predicate, selects) in predicates {
+            for options in optionSets {
+                func run(parallelism: Int) throws -> AggregationOutput {
+                    var aggregator = Aggregator(snapshot: store.snapshot(), type: .stepCount, predicate: predicate,
+                                                options: options, edges: edges, sourcePriority: nil)
+                    aggregator.parallelism = parallelism
+                    aggregator.minimumPartRows = 50
+                    return try aggregator.run()
+                }
+                let serial = try run(parallelism: 1)
+                for parallelism in [2, 3] {
+                    let split = try run(parallelism: parallelism)
+                    let context = Comment(rawValue: "seed \(seed) options \(options.rawValue) parallelism \(parallelism)")
+                    #expect(split.sourcesSeen == serial.sourcesSeen, context)
+                    for interval in 0..<edges.count - 1 {
+                        #expect(split.merged[interval].count == serial.merged[interval].count, context)
+                        #expect(nearlyEqual(split.merged[interval].sum, serial.merged[interval].sum), context)
+                        #expect(split.merged[interval].mostRecentValue == serial.merged[interval].mostRecentValue, context)
+                        #expect(nearlyEqual(split.mergedSum?[interval], serial.mergedSum?[interval]), context)
+                        #expect(nearlyEqual(split.duration?[interval], serial.duration?[interval]), context)
+                        for source in serial.perSource.indices {
+                            #expect(nearlyEqual(split.perSource[source][interval].sum, serial.perSource[source][interval].sum), context)
+                        }
+                        for source in serial.perSourceDuration.indices {
+                            #expect(nearlyEqual(split.perSourceDuration[source][interval], serial.perSourceDuration[source][interval]), context)
+                        }
+                    }
+                }
+                // The merged sums themselves, against the reference.
+                let selected = samples.filter(selects)
+                for interval in 0..<edges.count - 1 {
+                    let expected = ReferenceInterval(samples: selected, start: edges[interval], end: edges[interval + 1], style: .cumulative)
+                    guard expected.count > 0 else { continue }
+                    #expect(nearlyEqual(serial.mergedSum?[interval] ?? serial.merged[interval].sum, expected.mergedSum),
+                            "seed \(seed) interval \(interval)")
+                }
+            }
+        }
+    }
+}

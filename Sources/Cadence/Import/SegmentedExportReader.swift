@@ -87,7 +87,7 @@ struct SegmentedExportReader {
             let seed = collector.segmentCopy()
             let reads: [SegmentRead] = window.withUnsafeBytes { bytes in
                 let shared = UncheckedSendable(bytes)
-                return (try? concurrentMap(ranges, parallelism: parallelism) { range in
+                return concurrentMap(ranges, parallelism: parallelism) { range in
                     var read = SegmentRead(reader: template, collector: seed, failed: false)
                     do {
                         try read.reader.feed(UnsafeRawBufferPointer(rebasing: shared.value[range])) { read.collector.add($0) }
@@ -95,7 +95,7 @@ struct SegmentedExportReader {
                         read.failed = true
                     }
                     return read
-                }) ?? []
+                }
             }
             // Keep segments in order while each ends where the next one's copy started (or, at
             // the end of the file, after the root): its lines then all lie behind the reader.

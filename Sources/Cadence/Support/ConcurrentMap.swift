@@ -12,21 +12,25 @@ import Foundation
 /// their order; with a `parallelism` of 1 (or a single item) it runs on the calling thread.
 ///
 /// - Returns: `body` of each item, in the order of `items`.
-/// - Throws: The first error `body` threw, in the order of `items`, after every item ran.
-func concurrentMap<T, R>(_ items: [T], parallelism: Int, _ body: (T) throws -> R) throws -> [R] {
-    let slots = ResultSlots<Result<R, any Error>>(count: items.count)
+/// - Throws: The first error `body` threw, in the order of `items`, after every item ran (typed,
+///   so a body that cannot throw needs no `try`).
+func concurrentMap<T, R, E: Error>(_ items: [T], parallelism: Int, _ body: (T) throws(E) -> R) throws(E) -> [R] {
+    let slots = ResultSlots<Result<R, E>>(count: items.count)
     if parallelism <= 1 || items.count <= 1 {
-        for (index, item) in items.enumerated() { slots.set(index, Result { try body(item) }) }
+        for (index, item) in items.enumerated() { slots.set(index, Result { () throws(E) -> R in try body(item) }) }
     } else {
         withoutActuallyEscaping(body) { body in
             let box = UncheckedSendable(body)
             let itemsBox = UncheckedSendable(items)
             DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                slots.set(index, Result { try box.value(itemsBox.value[index]) })
+                slots.set(index, Result { () throws(E) -> R in try box.value(itemsBox.value[index]) })
             }
         }
     }
-    return try slots.values().map { try $0.get() }
+    var results: [R] = []
+    results.reserveCapacity(items.count)
+    for slot in slots.values() { results.append(try slot.get()) }
+    return results
 }
 
 /// Slots that concurrent iterations each write once, by index.

@@ -61,18 +61,27 @@ package struct Aggregator {
         self.ranking = SourceRanking(provenances: snapshot.provenances, priority: sourcePriority ?? snapshot.sourcePriority)
     }
 
-    /// A unit of work: a chunk file or a head batch.
+    /// A unit of work: a chunk file, part of one, or a head batch.
     enum Unit {
-        case chunk(ChunkHandle)
+        /// Part `part` of `parts` of a chunk's blocks, split by rows (`parts` is 1 for the whole chunk).
+        case chunk(ChunkHandle, part: Int, parts: Int)
         case head(HeadBatch)
 
+        /// The unit's summary; for part of a chunk, the whole chunk's (a superset).
         var summary: SampleSummary {
             switch self {
-            case .chunk(let chunk): return chunk.summary
+            case .chunk(let chunk, _, _): return chunk.summary
             case .head(let batch): return batch.summary
             }
         }
     }
+
+    /// Work units per worker below which chunks are split into parts: with few units, the
+    /// workers' shares are uneven (9 chunks on 2 workers take 5 and 4 chunks' time).
+    static let unitsPerWorker = 8
+    /// The fewest rows in a part of a chunk, as each part decompresses its chunk's query section
+    /// again (tests lower it to split small chunks).
+    package var minimumPartRows = 16_384
 
     /// The selection, compiled once per query.
     struct Filter {
@@ -130,7 +139,7 @@ package struct Aggregator {
             perSourceDuration: [])
         guard intervalCount > 0, let typeSnapshot = snapshot.types[type.identifier] else { return output }
         let filter = compileFilter(hidden: typeSnapshot.hiddenSequences)
-        let units = (typeSnapshot.chunks.map(Unit.chunk) + typeSnapshot.head.map(Unit.head)).filter { unit in
+        var units = (typeSnapshot.chunks.map { Unit.chunk($0, part: 0, parts: 1) } + typeSnapshot.head.map(Unit.head)).filter { unit in
             let summary = unit.summary
             guard summary.count > 0, summary.maximumEnd >= filter.pruneEndAtLeast,
                   summary.minimumStart < filter.pruneStartBelow,
@@ -141,6 +150,7 @@ package struct Aggregator {
             return true
         }
         .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
+        units = split(units, filter: filter)
         // Whether the time sweep will be needed, judged from the summaries (a superset of the
         // selected samples): if so, the per-unit pass gathers the rows it decodes, so nothing
         // is decoded twice.
@@ -177,6 +187,38 @@ package struct Aggregator {
         return output
     }
 
+    /// Splits chunks into parts of their blocks when there are too few units to keep every worker
+    /// busy; the parts of a chunk stay in order, so gathered rows stay sorted by start.
+    private func split(_ units: [Unit], filter: Filter) -> [Unit] {
+        let wanted = parallelism * Self.unitsPerWorker
+        // Decoding every column (a predicate on details) is not done by blocks, so parts would repeat it.
+        guard parallelism > 1, !filter.needsDetails, !units.isEmpty, units.count < wanted else { return units }
+        let partsWanted = (wanted + units.count - 1) / units.count
+        return units.flatMap { unit -> [Unit] in
+            guard case .chunk(let chunk, _, _) = unit else { return [unit] }
+            let parts = max(1, min(partsWanted, chunk.summary.count / minimumPartRows))
+            return (0..<parts).map { Unit.chunk(chunk, part: $0, parts: parts) }
+        }
+    }
+
+    /// The blocks of part `part` of `parts` of a chunk: those whose first row lies in the part's
+    /// share of the rows.
+    private func blocks(of file: ChunkFile, part: Int, parts: Int) -> Range<Int> {
+        guard parts > 1 else { return file.blocks.indices }
+        /// The first block starting at or after `row`.
+        func firstBlock(from row: Int) -> Int {
+            var low = 0
+            var high = file.blockRows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if file.blockRows[middle].lowerBound < row { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let count = file.count
+        return firstBlock(from: count * part / parts)..<firstBlock(from: count * (part + 1) / parts)
+    }
+
     // MARK: Per-unit accumulation
 
     struct Partial {
@@ -186,7 +228,7 @@ package struct Aggregator {
         /// Which merge ranks the selected samples have (merging is needed only for two or more).
         var ranksSeen: [Bool] = []
         /// The selected rows, for the time sweep (only gathered when it may be needed).
-        var sweepRows = SweepRows()
+        var sweepRows: [SweepRow] = []
         /// Which sources contributed.
         var sourcesSeen: [Bool] = []
     }
@@ -280,7 +322,9 @@ package struct Aggregator {
         partial.first = range.lowerBound
         partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
         // A whole chunk inside one interval costs nothing to decode.
-        if !gatherRows, selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
+        let wholeUnit: Bool
+        if case .chunk(_, _, let parts) = unit { wholeUnit = parts == 1 } else { wholeUnit = true }
+        if wholeUnit, !gatherRows, selectsAll(summary, filter), let interval = containingInterval(summary), !separate || singleSource(summary) != nil {
             partial.merged[interval - partial.first].add(summary)
             if separate, let source = singleSource(summary) {
                 var perSource = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
@@ -292,13 +336,16 @@ package struct Aggregator {
             return partial
         }
         switch unit {
-        case .chunk(let chunk):
+        case .chunk(let chunk, let part, let parts):
             let file = try chunk.file()
+            let partBlocks = blocks(of: file, part: part, parts: parts)
+            guard !partBlocks.isEmpty else { return partial }
             // Blocks wholly inside one interval and wholly selected are added from their summaries;
             // only the others are decoded.
             var decode: [Int] = []
             var decodeAll: [Bool] = []
-            for (index, block) in file.blocks.enumerated() {
+            for index in partBlocks {
+                let block = file.blocks[index]
                 let fullySelected = selectsAll(block, filter)
                 if fullySelected, let interval = containingInterval(block), !separate || singleSource(block) != nil {
                     partial.merged[interval - partial.first].add(block)
@@ -313,17 +360,21 @@ package struct Aggregator {
                 }
             }
             if gatherRows {
-                // The sweep needs every selected row: decode the whole chunk once for both kernels.
-                let columns = filter.needsDetails ? try file.decodeAllColumns() : try {
+                // The sweep needs every selected row: decode the unit's blocks once for both kernels.
+                // `rowOffset` is where the decoded columns start in the chunk's rows.
+                let (columns, rowOffset) = filter.needsDetails ? (try file.decodeAllColumns(), 0) : try {
                     var columns = SampleColumns()
-                    try file.decodeQueryBlocks(Array(file.blocks.indices), into: &columns)
-                    return columns
+                    try file.decodeQueryBlocks(Array(partBlocks), into: &columns)
+                    return (columns, file.blockRows[partBlocks.lowerBound].lowerBound)
                 }()
                 for (position, block) in decode.enumerated() {
-                    accumulateRows(columns, rows: file.blockRows[block], filter: filter, selectAll: decodeAll[position],
-                                   separate: separate, into: &partial)
+                    let rows = file.blockRows[block]
+                    accumulateRows(columns, rows: rows.lowerBound - rowOffset..<rows.upperBound - rowOffset, filter: filter,
+                                   selectAll: decodeAll[position], separate: separate, into: &partial)
                 }
-                gather(columns, filter: filter, into: &partial.sweepRows)
+                let rows = file.blockRows[partBlocks.lowerBound].lowerBound..<file.blockRows[partBlocks.upperBound - 1].upperBound
+                gather(columns, rows: rows.lowerBound - rowOffset..<rows.upperBound - rowOffset, filter: filter,
+                       into: &partial.sweepRows)
                 return partial
             }
             guard !decode.isEmpty else { return partial }
@@ -348,7 +399,7 @@ package struct Aggregator {
         case .head(let batch):
             accumulateRows(batch.columns, rows: 0..<batch.columns.count, filter: filter, selectAll: false,
                            separate: separate, sortedByStart: false, into: &partial)
-            if gatherRows { gather(batch.columns, filter: filter, into: &partial.sweepRows) }
+            if gatherRows { gather(batch.columns, rows: 0..<batch.columns.count, filter: filter, into: &partial.sweepRows) }
         }
         return partial
     }
@@ -528,67 +579,103 @@ package struct Aggregator {
     // MARK: Parallelism
 
     /// Maps `body` over `items` with `DispatchQueue.concurrentPerform`, keeping the order; the first
-    /// error thrown is rethrown.
-    private func parallelMap<T, R>(_ items: [T], _ body: (T) throws -> R) throws -> [R] {
+    /// error thrown is rethrown (typed, so a body that cannot throw needs no `try`).
+    private func parallelMap<T, R, E: Error>(_ items: [T], _ body: (T) throws(E) -> R) throws(E) -> [R] {
         try concurrentMap(items, parallelism: parallelism, body)
     }
 
     // MARK: Time sweep
 
-    /// Selected samples as columns sorted by start, with their rank and source.
-    struct SweepRows {
-        var start: [Int64] = []
-        var end: [Int64] = []
-        var value: [Double] = []
-        var rank: [Int32] = []
-        var source: [Int32] = []
+    /// A selected sample for the time sweep, with its merge rank and source.
+    struct SweepRow {
+        var start: Int64
+        var end: Int64
+        var value: Double
+        var rank: Int32
+        var source: Int32
     }
 
-    /// Appends the selected rows of `columns` with their merge rank and source.
-    private func gather(_ columns: SampleColumns, filter: Filter, into rows: inout SweepRows) {
-        rows.start.reserveCapacity(rows.start.count + columns.count)
-        rows.end.reserveCapacity(rows.end.count + columns.count)
-        rows.value.reserveCapacity(rows.value.count + columns.count)
-        rows.rank.reserveCapacity(rows.rank.count + columns.count)
-        rows.source.reserveCapacity(rows.source.count + columns.count)
+    /// Selected samples sorted by start, with the running maximum of their ends (which lets a
+    /// sweep partition find the first sample still open at its start).
+    struct SortedRows {
+        var rows: [SweepRow]
+        var maximumEndOfPrefix: [Int64]
+    }
+
+    /// Appends the selected rows of `columns` among `range` with their merge rank and source.
+    private func gather(_ columns: SampleColumns, rows range: Range<Int>, filter: Filter, into rows: inout [SweepRow]) {
+        rows.reserveCapacity(rows.count + range.count)
         let rankOfProvenance = ranking.rankOfProvenance
         let sourceOfProvenance = ranking.sourceOfProvenance
-        for row in 0..<columns.count where selects(columns, row, filter) {
+        for row in range where selects(columns, row, filter) {
             let provenance = Int(columns.provenance[row])
             let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-            rows.start.append(columns.start[row])
-            rows.end.append(columns.end[row])
-            rows.value.append(columns.value[row])
-            rows.rank.append(rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0)
-            rows.source.append(provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0)
+            rows.append(SweepRow(start: columns.start[row], end: columns.end[row], value: columns.value[row],
+                                 rank: rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0,
+                                 source: provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0))
         }
     }
 
-    /// The units' gathered rows as one run sorted by start. Units come in order of their first
-    /// start and each chunk is sorted, so the concatenation is usually sorted already.
+    /// The units' gathered rows as one run sorted by start, with the running maximum of ends.
     ///
-    /// - Complexity: O(*s*) when already sorted, O(*s* log *s*) otherwise.
-    private func sortedRows(_ pieces: [SweepRows]) -> SweepRows {
-        var all = SweepRows()
-        let total = pieces.reduce(0) { $0 + $1.start.count }
-        all.start.reserveCapacity(total)
-        all.end.reserveCapacity(total)
-        all.value.reserveCapacity(total)
-        all.rank.reserveCapacity(total)
-        all.source.reserveCapacity(total)
+    /// Units come in order of their first start and each chunk is sorted, so the pieces are
+    /// usually in order already. They are copied into place in parallel, each checking its own
+    /// order and taking its own running maximum; the maximum is then carried across pieces, which
+    /// rewrites only a piece's first rows, those ending before an earlier piece's latest end.
+    ///
+    /// - Complexity: O(*s*) divided among the cores when already sorted, O(*s* log *s*) otherwise.
+    private func sortedRows(_ pieces: [[SweepRow]]) -> SortedRows {
+        var offsets: [Int] = []
+        var total = 0
         for piece in pieces {
-            all.start += piece.start
-            all.end += piece.end
-            all.value += piece.value
-            all.rank += piece.rank
-            all.source += piece.source
+            offsets.append(total)
+            total += piece.count
         }
-        if zip(all.start, all.start.dropFirst()).allSatisfy({ $0 <= $1 }) { return all }
-        var order = all.start.enumerated().map { (start: $0.element, row: Int32($0.offset)) }
-        order.sort { $0.start < $1.start }
-        return SweepRows(start: order.map(\.start), end: order.map { all.end[Int($0.row)] },
-                         value: order.map { all.value[Int($0.row)] }, rank: order.map { all.rank[Int($0.row)] },
-                         source: order.map { all.source[Int($0.row)] })
+        var inOrder = true
+        var maximumEnd: [Int64] = []
+        var rows = [SweepRow](unsafeUninitializedCapacity: total) { rowBuffer, rowCount in
+            maximumEnd = [Int64](unsafeUninitializedCapacity: total) { maximumBuffer, maximumCount in
+                let piecesInOrder = parallelMap(Array(pieces.indices)) { index in
+                    pieces[index].withUnsafeBufferPointer { piece in
+                        let offset = offsets[index]
+                        var running = Int64.min
+                        var previousStart = Int64.min
+                        var sorted = true
+                        for position in piece.indices {
+                            let row = piece[position]
+                            rowBuffer.initializeElement(at: offset &+ position, to: row)
+                            running = max(running, row.end)
+                            maximumBuffer.initializeElement(at: offset &+ position, to: running)
+                            sorted = sorted && previousStart <= row.start
+                            previousStart = row.start
+                        }
+                        return sorted
+                    }
+                }
+                inOrder = !piecesInOrder.contains(false)
+                rowCount = total
+                maximumCount = total
+            }
+        }
+        var carried = Int64.min
+        for (index, piece) in pieces.enumerated() where !piece.isEmpty {
+            let offset = offsets[index]
+            if offset > 0 && rows[offset - 1].start > rows[offset].start { inOrder = false }
+            var row = offset
+            while row < offset + piece.count && maximumEnd[row] < carried {
+                maximumEnd[row] = carried
+                row += 1
+            }
+            carried = maximumEnd[offset + piece.count - 1]
+        }
+        guard !inOrder else { return SortedRows(rows: rows, maximumEndOfPrefix: maximumEnd) }
+        rows.sort { $0.start < $1.start }
+        var running = Int64.min
+        for index in rows.indices {
+            running = max(running, rows[index].end)
+            maximumEnd[index] = running
+        }
+        return SortedRows(rows: rows, maximumEndOfPrefix: maximumEnd)
     }
 
     struct SweepOutput {
@@ -598,23 +685,13 @@ package struct Aggregator {
     }
 
     /// Sweeps partitions of intervals in parallel; each partition owns its intervals' results.
-    private func sweepAll(_ rows: SweepRows, separate: Bool) -> SweepOutput {
+    private func sweepAll(_ rows: SortedRows, separate: Bool) -> SweepOutput {
         let intervalCount = edges.count - 1
         let partitionCount = max(1, min(intervalCount, parallelism * 4))
         let ranges = (0..<partitionCount).map { part in
             (intervalCount * part / partitionCount)..<(intervalCount * (part + 1) / partitionCount)
         }.filter { !$0.isEmpty }
-        // The running maximum of ends lets a partition find the first sample still open at its start.
-        var maximumEnd = [Int64](repeating: .min, count: rows.end.count)
-        var running = Int64.min
-        for index in 0..<rows.end.count {
-            running = max(running, rows.end[index])
-            maximumEnd[index] = running
-        }
-        let maximumEndOfPrefix = maximumEnd
-        let pieces = (try? parallelMap(ranges) { range in
-            sweep(rows, intervals: range, maximumEndOfPrefix: maximumEndOfPrefix, separate: separate)
-        }) ?? []
+        let pieces = parallelMap(ranges) { range in sweep(rows, intervals: range, separate: separate) }
         var output = SweepOutput(sum: [Double](repeating: 0, count: intervalCount),
                                  duration: [Double](repeating: 0, count: intervalCount),
                                  perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervalCount), count: ranking.sources.count) : [])
@@ -630,62 +707,63 @@ package struct Aggregator {
         return output
     }
 
-    private func sweep(_ rows: SweepRows, intervals: Range<Int>, maximumEndOfPrefix: [Int64], separate: Bool) -> SweepOutput {
+    private func sweep(_ sorted: SortedRows, intervals: Range<Int>, separate: Bool) -> SweepOutput {
         var output = SweepOutput(sum: [Double](repeating: 0, count: intervals.count),
                                  duration: [Double](repeating: 0, count: intervals.count),
                                  perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : [])
         let low = edges[intervals.lowerBound]
         let high = edges[intervals.upperBound]
         // First sample whose prefix reaches `low`, and the end of samples starting before `high`.
-        var next = partitionPoint(maximumEndOfPrefix) { $0 >= low }
-        let stop = partitionPoint(rows.start) { $0 >= high }
+        var next = partitionPoint(sorted.maximumEndOfPrefix) { $0 >= low }
+        let stop = partitionPoint(sorted.rows.lazy.map(\.start)) { $0 >= high }
         var active: [Int] = []
         var time = low
         var interval = intervals.lowerBound
         var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
+        sorted.rows.withUnsafeBufferPointer { rows in
         while true {
-            active.removeAll { rows.end[$0] <= time }
+            active.removeAll { rows[$0].end <= time }
             // Add samples starting at or before `time`; count zero-length ones at `time` now.
             var instants: [Int] = []
-            while next < stop && rows.start[next] <= time {
-                if rows.start[next] == rows.end[next] {
-                    if rows.start[next] >= low && rows.start[next] == time { instants.append(next) }
-                } else if rows.end[next] > time {
+            while next < stop && rows[next].start <= time {
+                if rows[next].start == rows[next].end {
+                    if rows[next].start >= low && rows[next].start == time { instants.append(next) }
+                } else if rows[next].end > time {
                     active.append(next)
                 }
                 next += 1
             }
             for instant in instants {
-                let rank = rows.rank[instant]
-                if !active.contains(where: { rows.rank[$0] < rank }) {
-                    output.sum[interval - intervals.lowerBound] += rows.value[instant]
+                let rank = rows[instant].rank
+                if !active.contains(where: { rows[$0].rank < rank }) {
+                    output.sum[interval - intervals.lowerBound] += rows[instant].value
                 }
             }
             if active.isEmpty {
                 guard next < stop else { break }
-                time = max(rows.start[next], low)
+                time = max(rows[next].start, low)
                 while interval + 1 <= intervals.upperBound - 1 && edges[interval + 1] <= time { interval += 1 }
                 continue
             }
             var sliceEnd = edges[interval + 1]
-            if next < stop { sliceEnd = min(sliceEnd, rows.start[next]) }
+            if next < stop { sliceEnd = min(sliceEnd, rows[next].start) }
             var winner = Int32.max
             for index in active {
-                sliceEnd = min(sliceEnd, rows.end[index])
-                winner = min(winner, rows.rank[index])
+                sliceEnd = min(sliceEnd, rows[index].end)
+                winner = min(winner, rows[index].rank)
             }
             let length = sliceEnd - time
             if length > 0 {
                 let slot = interval - intervals.lowerBound
-                for index in active where rows.rank[index] == winner {
-                    output.sum[slot] += rows.value[index] * (Double(length) / Double(rows.end[index] - rows.start[index]))
+                for index in active where rows[index].rank == winner {
+                    output.sum[slot] += rows[index].value * (Double(length) / Double(rows[index].end - rows[index].start))
                 }
                 output.duration[slot] += Double(length) * 1e-6
                 if separate {
                     for index in 0..<seenSources.count { seenSources[index] = false }
-                    for index in active where !seenSources[Int(rows.source[index])] {
-                        seenSources[Int(rows.source[index])] = true
-                        output.perSourceDuration[Int(rows.source[index])][slot] += Double(length) * 1e-6
+                    for index in active where !seenSources[Int(rows[index].source)] {
+                        seenSources[Int(rows[index].source)] = true
+                        output.perSourceDuration[Int(rows[index].source)][slot] += Double(length) * 1e-6
                     }
                 }
             }
@@ -695,16 +773,18 @@ package struct Aggregator {
                 if interval >= intervals.upperBound { break }
             }
         }
+        }
         return output
     }
 
     /// The first index whose element satisfies `predicate`, for a predicate that is false then true.
-    private func partitionPoint(_ array: [Int64], _ predicate: (Int64) -> Bool) -> Int {
-        var low = 0
-        var high = array.count
+    private func partitionPoint<C: RandomAccessCollection>(_ elements: C, _ predicate: (C.Element) -> Bool) -> Int
+    where C.Index == Int {
+        var low = elements.startIndex
+        var high = elements.endIndex
         while low < high {
             let middle = (low + high) / 2
-            if predicate(array[middle]) { high = middle } else { low = middle + 1 }
+            if predicate(elements[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }
