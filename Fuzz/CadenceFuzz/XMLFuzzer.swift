@@ -6,13 +6,15 @@
 //===----------------------------------------------------------------------===//
 
 import Cadence
+import Foundation
 
 /// Fuzzes the `export.xml` reader and the export importer (of `export.xml` and `export.zip`).
 ///
 /// The first byte of an input picks the reader's limits (defaults or tight ones), how the
 /// file is fed in pieces, how the importer runs (strict, tiny batches), and whether the rest of
 /// the input is imported as an `export.xml` or as an `export.zip`. The reader must deliver the
-/// same records, summary and error whether it is fed the file at once or in small pieces.
+/// same records, summary and error whether it is fed the file at once or in small pieces, and an
+/// `export.xml` must import the same read serially and in tiny parallel segments.
 enum XMLFuzzer {
     /// What reading a file gave.
     struct Outcome: Equatable {
@@ -35,6 +37,7 @@ enum XMLFuzzer {
             if whole != pieces {
                 fuzzFailure("the export reader reads differently in pieces:\n\(whole)\n\(pieces)")
             }
+            compareSegmentedImport(body, strict: selector & 0x40 != 0, segmentBytes: 8 + Int(selector & 0x1E) * 8)
         }
         CSVFuzzer.importFile(body, extension: isZip ? "zip" : "xml", strict: selector & 0x40 != 0,
                              batchSize: selector & 0x20 != 0 ? 2 : 100_000)
@@ -70,5 +73,50 @@ enum XMLFuzzer {
             fuzzFailure("the export reader threw a non-Cadence error: \(error)")
         }
         return outcome
+    }
+
+    /// Imports an `export.xml` serially and in parallel segments of about `segmentBytes`: the
+    /// summary (or error) and the stored samples must be the same.
+    static func compareSegmentedImport(_ bytes: [UInt8], strict: Bool, segmentBytes: Int) {
+        let path = NSTemporaryDirectory() + "/cadence-fuzz-segments-\(getpid()).xml"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            fuzzFailure("cannot write \(path)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let serial = importOutcome(path, strict: strict, parallelism: 1, segmentBytes: segmentBytes)
+        let segmented = importOutcome(path, strict: strict, parallelism: 2, segmentBytes: segmentBytes)
+        if serial != segmented {
+            fuzzFailure("the import differs in segments:\n\(serial.joined(separator: "\n"))\n---\n"
+                        + segmented.joined(separator: "\n"))
+        }
+    }
+
+    /// An import's summary or error, then every stored sample, as text.
+    static func importOutcome(_ path: String, strict: Bool, parallelism: Int, segmentBytes: Int) -> [String] {
+        let store = HealthStore.inMemory()
+        var importer = HealthDataImporter(store: store, strict: strict, batchSize: 3, parallelism: parallelism)
+        importer.segmentBytes = segmentBytes
+        var lines: [String] = []
+        do {
+            let summary = try importer.importFile(atPath: path)
+            lines.append("\(summary.imported) \(summary.duplicates) \(summary.rejected) \(summary.rejections) "
+                         + "\(summary.unknownTypes.sorted { $0.key < $1.key }) \(summary.categoryRecords) "
+                         + "\(summary.otherRecords) \(summary.correlationRecords) \(summary.correlations) "
+                         + "\(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead)")
+        } catch {
+            lines.append("error: \(error)")
+        }
+        do {
+            for type in try store.info().types {
+                guard let quantityType = store.snapshotType(type.identifier) else { continue }
+                for sample in try store.execute(SampleQuery(quantityType: quantityType)) {
+                    lines.append("\(sample.uuid) \(type.identifier) \(sample.source.name) \(sample.startDate) "
+                                 + "\(sample.endDate) \(sample.value) \(sample.metadata.sorted { $0.key < $1.key })")
+                }
+            }
+        } catch {
+            fuzzFailure("the imported store cannot be read back: \(error)")
+        }
+        return lines
     }
 }

@@ -96,8 +96,8 @@ public struct HealthDataImporter: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// The cores an `export.xml` is read on (1 reads it on the calling thread alone).
     public var parallelism: Int
-    /// The bytes of an `export.xml` each core reads at a time (small in tests, to cut often).
-    var segmentBytes = SegmentedExportReader.defaultSegmentBytes
+    /// The bytes of an `export.xml` each core reads at a time (small in tests and fuzzing, to cut often).
+    package var segmentBytes = SegmentedExportReader.defaultSegmentBytes
 
     /// Creates an importer.
     public init(store: HealthStore, strict: Bool = false, batchSize: Int = 100_000,
