@@ -182,6 +182,8 @@ public struct ExportXMLReader {
     /// ``ExportRecord/startTimestamp`` and its siblings, instead of as strings: the importer
     /// needs only the instants, and three strings per record cost three allocations.
     var parsesExportDates = false
+    /// Parses the dates of records in the export's format, remembering the last day.
+    var exportDates = ExportTimestampParser()
 
     /// The longest element name accepted.
     static let maximumNameBytes = 1024
@@ -212,12 +214,21 @@ public struct ExportXMLReader {
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer, to handler: (ExportRecord) throws -> Void
     ) throws {
+        try withoutActuallyEscaping(handler) { handler in
+            var sink = ClosureRecordSink(handler: handler)
+            try feed(bytes, into: &sink)
+        }
+    }
+
+    /// Reads the next block of the file, handing every record that it completes to `sink`;
+    /// otherwise as ``feed(_:to:)``.
+    mutating func feed<Sink: ExportRecordSink>(_ bytes: UnsafeRawBufferPointer, into handler: inout Sink) throws {
         guard !isFinished else {
             throw CadenceError(.invalidArgument, "the export reader was fed after it finished", path: path)
         }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         do {
-            try scan(base.assumingMemoryBound(to: UInt8.self), count: bytes.count, handler: handler)
+            try scan(base.assumingMemoryBound(to: UInt8.self), count: bytes.count, handler: &handler)
         } catch {
             isFinished = true
             summary.lineCount = line
@@ -273,8 +284,8 @@ public struct ExportXMLReader {
     // MARK: Scanning
 
     /// Runs the tokenizer over one block.
-    private mutating func scan(
-        _ bytes: UnsafePointer<UInt8>, count: Int, handler: (ExportRecord) throws -> Void
+    private mutating func scan<Sink: ExportRecordSink>(
+        _ bytes: UnsafePointer<UInt8>, count: Int, handler: inout Sink
     ) throws {
         summary.byteCount += count
         var index = 0
@@ -290,7 +301,7 @@ public struct ExportXMLReader {
                     cursor += 1
                 }
                 line += lines
-                index = cursor < count ? try beginMarkup(bytes, at: cursor, count: count, handler: handler) : count
+                index = cursor < count ? try beginMarkup(bytes, at: cursor, count: count, handler: &handler) : count
             case .byteOrderMark(let matched):
                 index = try scanByteOrderMark(bytes, at: index, matched: matched)
             case .markupOpen:
@@ -302,9 +313,9 @@ public struct ExportXMLReader {
             case .doctype(let phase):
                 index = try scanDoctype(bytes, from: index, count: count, phase: phase)
             case .tag(let quote):
-                index = try continueTag(bytes, from: index, count: count, quote: quote, handler: handler)
+                index = try continueTag(bytes, from: index, count: count, quote: quote, handler: &handler)
             case .oversizedTag:
-                index = try continueOversizedTag(bytes, from: index, count: count, handler: handler)
+                index = try continueOversizedTag(bytes, from: index, count: count, handler: &handler)
             }
         }
         summary.lineCount = line
@@ -330,8 +341,8 @@ public struct ExportXMLReader {
     }
 
     /// Handles the `<` at `index`: a tag, a comment, a declaration, a processing instruction.
-    private mutating func beginMarkup(
-        _ bytes: UnsafePointer<UInt8>, at index: Int, count: Int, handler: (ExportRecord) throws -> Void
+    private mutating func beginMarkup<Sink: ExportRecordSink>(
+        _ bytes: UnsafePointer<UInt8>, at index: Int, count: Int, handler: inout Sink
     ) throws -> Int {
         constructLine = line
         guard index + 1 < count else {
@@ -340,7 +351,7 @@ public struct ExportXMLReader {
         }
         let next = bytes[index + 1]
         if next == UInt8(ascii: "/") || Self.isNameStart(next) {
-            switch try scanTag(bytes, start: index, limit: count, handler: handler) {
+            switch try scanTag(bytes, start: index, limit: count, handler: &handler) {
             case .complete(let after):
                 return after
             case .incomplete(let quote):

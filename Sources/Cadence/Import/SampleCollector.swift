@@ -40,14 +40,36 @@ struct SampleCollector {
     private var units: [String: HealthUnit] = [:]
     private var conversions: [String: UnitConversion] = [:]
     private var devices: [String: Device] = [:]
-    /// The previous record's type identifier and unit, resolved.
-    private var lastConversion: (identifier: String, unitText: String, type: QuantityType, conversion: UnitConversion,
-                                 isKnown: Bool, validValues: ClosedRange<Double>)?
+    /// The type and unit of the last record resolved: consecutive records mostly repeat them.
+    /// Kept as fields read in place, not an optional tuple, so checking it copies no string.
+    private var recentType = RecentType()
     /// Types Cadence does not know, as first met in this file.
     private var unknownTypes: [String: QuantityType] = [:]
-    /// The provenance of the previous record and its index in its type's batch.
-    private var lastProvenance: (type: String, sourceName: String, sourceVersion: String?, device: String?, batch: Int,
-                                 index: Int)?
+    /// The provenance of the last record stored and where it went.
+    private var recentProvenance = RecentProvenance()
+
+    /// A type identifier and unit as a file writes them, resolved.
+    private struct RecentType {
+        var identifier = ""
+        var unitText = ""
+        var type: QuantityType?
+        /// `type`'s identifier, and whether Cadence knows it, apart: checking them copies no type.
+        var typeIdentifier = ""
+        var isKnown = false
+        var conversion = UnitConversion.identity
+        var validValues: ClosedRange<Double> = 0...0
+    }
+
+    /// A provenance as a file writes it, and its index in its type's batch.
+    private struct RecentProvenance {
+        var typeIdentifier = ""
+        var sourceName = ""
+        var sourceVersion: String?
+        var device: String?
+        /// The batch in ``SampleCollector/batches``, or -1 when there is none.
+        var batch = -1
+        var index = -1
+    }
 
     /// Creates a collector for the file at `path`.
     init(store: HealthStore, path: String, dryRun: Bool) {
@@ -79,7 +101,7 @@ struct SampleCollector {
         }
         pending += segment.pending
         records += segment.records
-        lastProvenance = nil
+        recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
     }
@@ -89,7 +111,7 @@ struct SampleCollector {
         defer {
             batches = []
             batchIndexes = [:]
-            lastProvenance = nil
+            recentProvenance.batch = -1
             pending = 0
         }
         return batches
@@ -162,11 +184,11 @@ struct SampleCollector {
         let type: QuantityType
         let conversion: UnitConversion
         let validValues: ClosedRange<Double>
-        if let last = lastConversion, last.identifier == identifier, last.unitText == unitText {
-            type = last.type
-            conversion = last.conversion
-            validValues = last.validValues
-            if !last.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
+        if let recent = recentType.type, recentType.identifier == identifier, recentType.unitText == unitText {
+            type = recent
+            conversion = recentType.conversion
+            validValues = recentType.validValues
+            if !type.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
         } else {
             let unit: HealthUnit
             if let cached = units[unitText] {
@@ -206,7 +228,8 @@ struct SampleCollector {
                 conversions[conversionKey] = conversion
             }
             validValues = type.validValues
-            lastConversion = (identifier, unitText, type, conversion, type.isKnown, validValues)
+            recentType = RecentType(identifier: identifier, unitText: unitText, type: type, typeIdentifier: type.identifier,
+                                    isKnown: type.isKnown, conversion: conversion, validValues: validValues)
         }
         let canonical = conversion.apply(value)
         guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
@@ -220,22 +243,52 @@ struct SampleCollector {
         guard !dryRun else { return }
         // Consecutive records mostly share their type and provenance: reuse the previous
         // record's batch and provenance index without hashing anything.
-        let batchIndex: Int
-        let index: Int
-        if let last = lastProvenance, last.type == type.identifier, last.sourceName == sourceName,
-           last.sourceVersion == sourceVersion, last.device == deviceText {
-            batchIndex = last.batch
-            index = last.index
-        } else {
-            batchIndex = self.batchIndex(for: type)
-            index = batches[batchIndex].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
-                                                                 device: device(deviceText)))
-            lastProvenance = (type.identifier, sourceName, sourceVersion, deviceText, batchIndex, index)
+        if recentProvenance.batch < 0 || recentProvenance.typeIdentifier != type.identifier
+            || recentProvenance.sourceName != sourceName || recentProvenance.sourceVersion != sourceVersion
+            || recentProvenance.device != deviceText {
+            let batch = self.batchIndex(for: type)
+            let index = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
+                                                                device: device(deviceText)))
+            recentProvenance = RecentProvenance(typeIdentifier: type.identifier, sourceName: sourceName,
+                                                sourceVersion: sourceVersion, device: deviceText, batch: batch, index: index)
         }
+        appendToRecentBatch(line: line, start: start, end: end, value: canonical, uuid: uuid, creation: creation,
+                            metadata: metadata)
+    }
+
+    /// Adds a record the reader handed over as a view. The common record — the type, unit and
+    /// provenance of the one before, a plain decimal value in range — goes straight into its
+    /// batch without a string made or copied; any other takes the general path.
+    mutating func add(_ view: ExportRecordView) {
+        typealias Slot = ExportXMLReader.AttributeSlot
+        if !dryRun, recentProvenance.batch >= 0, recentType.isKnown,
+           view.text(Slot.type, equals: recentType.identifier), view.text(Slot.unit, equals: recentType.unitText),
+           recentProvenance.typeIdentifier == recentType.typeIdentifier,
+           view.text(Slot.sourceName, equals: recentProvenance.sourceName),
+           view.text(Slot.sourceVersion, equals: recentProvenance.sourceVersion),
+           view.text(Slot.device, equals: recentProvenance.device),
+           view.startTimestamp <= view.endTimestamp, let bytes = view.value, let value = parsePlainDecimal(bytes) {
+            let canonical = recentType.conversion.apply(value)
+            if canonical.isFinite && recentType.validValues.contains(canonical) {
+                records += 1
+                return appendToRecentBatch(line: view.line, start: view.startTimestamp, end: view.endTimestamp,
+                                           value: canonical, uuid: nil, creation: view.creationTimestamp, metadata: [:])
+            }
+        }
+        add(line: view.line, type: view.text(Slot.type) ?? "", sourceName: view.text(Slot.sourceName) ?? "",
+            unit: view.text(Slot.unit), start: "", end: "", value: view.valueText(), uuid: nil,
+            sourceVersion: view.text(Slot.sourceVersion), device: view.text(Slot.device), creation: nil, metadata: [:],
+            parsed: (view.startTimestamp, view.endTimestamp, view.creationTimestamp))
+    }
+
+    /// Appends a checked row to the batch and provenance of ``recentProvenance``.
+    private mutating func appendToRecentBatch(line: Int, start: Timestamp, end: Timestamp, value: Double, uuid: UUID?,
+                                              creation: Timestamp?, metadata: [String: String]) {
         do {
             // Appended in place: the batch is never copied out of the array.
-            try batches[batchIndex].append(startTimestamp: start, endTimestamp: end, value: canonical, provenanceIndex: index,
-                                           uuid: uuid, creationTimestamp: creation, metadata: metadata)
+            try batches[recentProvenance.batch].append(startTimestamp: start, endTimestamp: end, value: value,
+                                                       provenanceIndex: recentProvenance.index, uuid: uuid,
+                                                       creationTimestamp: creation, metadata: metadata)
         } catch let error as CadenceError {
             return summary.reject(line: line, error.message)
         } catch {
@@ -272,12 +325,21 @@ struct SampleCollector {
 
     /// A decimal number, allowing spaces around it.
     static func parseNumber(_ text: String) -> Double? {
-        if let value = Double(text) { return value }
+        var text = text
+        if let value = text.withUTF8(parsePlainDecimal) ?? Double(text) { return value }
         var trimmed = Substring(text)
         while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         return Double(trimmed)
     }
+}
+
+extension SampleCollector: ExportRecordSink {
+    static var receivesRecordViews: Bool { true }
+
+    mutating func receive(_ record: ExportRecord) { add(record) }
+
+    mutating func receive(_ view: ExportRecordView) { add(view) }
 }
 
 extension ImportSummary {

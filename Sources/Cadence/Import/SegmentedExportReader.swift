@@ -48,7 +48,7 @@ struct SegmentedExportReader {
     ///   damage reached `collector`.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, into collector: inout SampleCollector) throws {
         guard parallelism > 1 else {
-            return try reader.feed(bytes) { collector.add($0) }
+            return try reader.feed(bytes, into: &collector)
         }
         window.append(contentsOf: bytes)
         if window.count >= parallelism * segmentBytes { try readWindow(into: &collector, final: false) }
@@ -90,7 +90,7 @@ struct SegmentedExportReader {
                 return concurrentMap(ranges, parallelism: parallelism) { range in
                     var read = SegmentRead(reader: template, collector: seed, failed: false)
                     do {
-                        try read.reader.feed(UnsafeRawBufferPointer(rebasing: shared.value[range])) { read.collector.add($0) }
+                        try read.reader.feed(UnsafeRawBufferPointer(rebasing: shared.value[range]), into: &read.collector)
                     } catch {
                         read.failed = true
                     }
@@ -116,7 +116,7 @@ struct SegmentedExportReader {
     private mutating func readSerially(start: Int, end: Int, into collector: inout SampleCollector) throws {
         guard start < end else { return }
         try window.withUnsafeBytes { bytes in
-            try reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { collector.add($0) }
+            try reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &collector)
         }
     }
 

@@ -61,7 +61,7 @@ public struct QuantitySampleBatch: Sendable {
         guard provenanceIndex >= 0, provenanceIndex < provenances.count else {
             throw CadenceError(.invalidArgument, "no provenance with index \(provenanceIndex) in this batch")
         }
-        let flags = metadata[MetadataKey.wasUserEntered] == "1" ? SampleFlags.userEntered : 0
+        let flags = !metadata.isEmpty && metadata[MetadataKey.wasUserEntered] == "1" ? SampleFlags.userEntered : 0
         columns.append(start: startTimestamp, end: endTimestamp, value: value, provenance: UInt32(provenanceIndex),
                        flags: flags, uuid: uuid, creation: creationTimestamp, metadata: metadata)
     }

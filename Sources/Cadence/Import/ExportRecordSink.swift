@@ -1,0 +1,41 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What an ``ExportXMLReader`` hands the records it reads to.
+///
+/// A sink that sets ``receivesRecordViews`` gets the common record — a self-closing top-level
+/// `<Record .../>` that needs nothing but the reader's cached strings, dates in the export's
+/// format and a plain value — as an ``ExportRecordView``, and builds no ``ExportRecord`` for it:
+/// on a large export that is most of the reading time saved. Every other record comes as an
+/// ``ExportRecord``.
+protocol ExportRecordSink {
+    /// Whether plain records come to ``receive(_:)-(ExportRecordView)`` as views.
+    static var receivesRecordViews: Bool { get }
+
+    /// Receives a complete, well-formed record, in file order.
+    mutating func receive(_ record: ExportRecord) throws
+
+    /// Receives a plain record as a view, in file order, when ``receivesRecordViews`` is set.
+    mutating func receive(_ view: ExportRecordView) throws
+}
+
+extension ExportRecordSink {
+    static var receivesRecordViews: Bool { false }
+
+    /// Receives the record the view stands for, exactly as the reader would have built it with
+    /// ``ExportXMLReader/parsesExportDates`` set.
+    mutating func receive(_ view: ExportRecordView) throws {
+        try receive(view.record())
+    }
+}
+
+/// The sink behind ``ExportXMLReader/feed(_:to:)``: a closure that takes every record.
+struct ClosureRecordSink: ExportRecordSink {
+    let handler: (ExportRecord) throws -> Void
+
+    func receive(_ record: ExportRecord) throws { try handler(record) }
+}
