@@ -174,3 +174,62 @@ struct SegmentedImportTests {
         #expect(reader.segmentsRead > windowsRead, "segments read in parallel: \(reader.segmentsRead)")
     }
 }
+
+/// Saves run on a thread of their own while the file is read on; their failures must still stop
+/// the import with the store's error, and keep what was saved before.
+@Suite("Saving in the background")
+struct BackgroundSaveTests {
+    /// Ten batches of 50 heart-rate samples each, on distinct minutes.
+    static func batches() throws -> [QuantitySampleBatch] {
+        try (0..<10).map { number in
+            var batch = QuantitySampleBatch(type: .heartRate)
+            let provenance = batch.addProvenance(Provenance(source: Source(name: "Watch")))
+            for row in 0..<50 {
+                let start = Timestamp(1_704_067_200_000_000) + Timestamp(number * 50 + row) * 60_000_000
+                try batch.append(startTimestamp: start, endTimestamp: start, value: 60, provenanceIndex: provenance)
+            }
+            return batch
+        }
+    }
+
+    static func storedSamples(_ store: HealthStore) throws -> Int { try store.info().types.reduce(0) { $0 + $1.samples } }
+
+    @Test("Saves land in order and are counted, with the head flushed on the way")
+    func savesLand() throws {
+        let store = HealthStore.inMemory()
+        let saver = BackgroundSaver(store: store, flushInterval: 120)
+        for batch in try Self.batches() + Self.batches() { try saver.save([batch]) }
+        let (saved, duplicates) = try saver.finish()
+        #expect(saved == 500 && duplicates == 500)
+        #expect(try Self.storedSamples(store) == 500)
+        #expect(try store.info().types.allSatisfy { $0.chunks > 0 })
+    }
+
+    @Test("A save that fails is reported by the next call; the saves before it stay, none after it is made",
+          arguments: [3, 6])
+    func failingSave(failingWrite: Int) throws {
+        let fileSystem = MemoryFileSystem()
+        let faulty = FaultInjectingFileSystem(wrapping: fileSystem, failing: .noSpace, atCall: failingWrite)
+        let store = try HealthStore.open(at: "/store", options: HealthStore.Options(), fileSystem: faulty)
+        let saver = BackgroundSaver(store: store, flushInterval: .max)
+        var accepted = 0
+        var thrown: (any Error)?
+        do {
+            for batch in try Self.batches() {
+                try saver.save([batch])
+                accepted += 1
+            }
+            try saver.finish()
+        } catch {
+            thrown = error
+        }
+        #expect((thrown as? CadenceError)?.code == .io)
+        #expect(faulty.injection?.operation == .append)
+        #expect(accepted < 10)
+        try? store.close()
+        // The save that failed was the last one started (the next call reported it): the ones
+        // before it are stored, it is absent (its log record was never written).
+        let reopened = try HealthStore.open(at: "/store", options: HealthStore.Options(), fileSystem: fileSystem)
+        #expect(try Self.storedSamples(reopened) == 50 * (accepted - 1))
+    }
+}

@@ -144,17 +144,21 @@ extension HealthDataImporter {
         private var totalBytes: Int?
         /// Records read when progress was last reported.
         private var reportedRecords = 0
-        /// Samples saved since the store's head was last flushed.
-        private var savedSinceFlush = 0
+        /// Saves the collected batches while reading goes on.
+        private let saver: BackgroundSaver
 
         init(importer: HealthDataImporter, path: String, dryRun: Bool) {
             self.importer = importer
             self.path = path
             self.dryRun = dryRun
             collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
+            saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval)
         }
 
         mutating func run() throws {
+            // However reading ends, no save is left running behind the caller's back (after an
+            // error, the error being thrown says more than the save's).
+            defer { _ = try? saver.finish() }
             let lowercased = path.lowercased()
             if lowercased.hasSuffix(".csv") {
                 try runCSV()
@@ -171,6 +175,7 @@ extension HealthDataImporter {
                     finishXML(try reader.finish(into: &collector))
                 } catch {
                     try flush()
+                    try finishSaving()
                     throw error
                 }
             } else {
@@ -192,10 +197,12 @@ extension HealthDataImporter {
                 } catch {
                     // What was complete before the damage stays imported (unless strict checked first).
                     try flush()
+                    try finishSaving()
                     throw error
                 }
             }
             try flush()
+            try finishSaving()
             collector.summary.bytesRead = bytesRead
         }
 
@@ -271,19 +278,17 @@ extension HealthDataImporter {
         /// Records between progress reports.
         static let progressInterval = 10_000
 
-        private var store: HealthStore { importer.store }
-
-        /// Saves the collected batches in one transaction.
+        /// Hands the collected batches to the saver, to be saved in one transaction.
         private mutating func flush() throws {
             guard collector.pending > 0, !dryRun else { return }
-            let saved = try store.save(collector.takeBatches())
-            collector.summary.imported += saved.saved
-            collector.summary.duplicates += saved.duplicates
-            savedSinceFlush += saved.saved
-            if savedSinceFlush >= importer.flushInterval {
-                try store.flush()
-                savedSinceFlush = 0
-            }
+            try saver.save(collector.takeBatches())
+        }
+
+        /// Waits for the last save and counts what the saves stored.
+        private mutating func finishSaving() throws {
+            let (saved, duplicates) = try saver.finish()
+            collector.summary.imported = saved
+            collector.summary.duplicates = duplicates
         }
     }
 

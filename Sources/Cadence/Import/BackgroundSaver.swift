@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+
+/// Saves an import's batches on a thread of its own, so that the file is read on while the last
+/// batches are logged, and the store's head flushed into chunks, every ``flushInterval`` samples.
+///
+/// One save is in flight at a time: ``save(_:)`` first waits for the one before, so saves land
+/// in file order and memory holds at most two rounds of batches. A save's error comes out of
+/// the next ``save(_:)`` or ``finish()``, and nothing is saved after it.
+final class BackgroundSaver: @unchecked Sendable {
+    // The fields below are written by the save thread only while a save is in flight, and read
+    // by the caller only after `inFlight.wait()`, which orders the two.
+    private let store: HealthStore
+    private let flushInterval: Int
+    private let queue = DispatchQueue(label: "cadence.import.save")
+    private let inFlight = DispatchGroup()
+    private var outcome = Outcome()
+    private var savedSinceFlush = 0
+
+    /// What the saves did so far.
+    struct Outcome {
+        var saved = 0
+        var duplicates = 0
+        var failure: (any Error)?
+    }
+
+    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples.
+    init(store: HealthStore, flushInterval: Int) {
+        self.store = store
+        self.flushInterval = flushInterval
+    }
+
+    /// Waits for the save in flight, then starts saving `batches`.
+    ///
+    /// - Throws: The error of an earlier save; `batches` are then not saved.
+    func save(_ batches: [QuantitySampleBatch]) throws {
+        try finish()
+        inFlight.enter()
+        queue.async { [self] in
+            defer { inFlight.leave() }
+            do {
+                let summary = try store.save(batches)
+                outcome.saved += summary.saved
+                outcome.duplicates += summary.duplicates
+                savedSinceFlush += summary.saved
+                if savedSinceFlush >= flushInterval {
+                    try store.flush()
+                    savedSinceFlush = 0
+                }
+            } catch {
+                outcome.failure = error
+            }
+        }
+    }
+
+    /// Waits for the save in flight.
+    ///
+    /// - Returns: The samples saved and the duplicates skipped by every save so far.
+    /// - Throws: The error of a save.
+    @discardableResult
+    func finish() throws -> (saved: Int, duplicates: Int) {
+        inFlight.wait()
+        if let failure = outcome.failure { throw failure }
+        return (outcome.saved, outcome.duplicates)
+    }
+}
