@@ -662,6 +662,53 @@ class Report:
         out += ["", "## Notes", ""] + [f"- {line}" for line in self.notes]
         return "\n".join(out) + "\n"
 
+    def results_section(self, bench_table: str | None, full: bool) -> str:
+        """The body of a README's "## Results" section: how to regenerate it, the machine, the
+        bench's table, the comparisons and the targets (`full` adds loading, sanity and notes)."""
+        meta = self.meta
+        report = self.markdown().split("\n")
+        sections: dict[str, list[str]] = {}
+        heading = None
+        for line in report:
+            if line.startswith("## "):
+                heading = line[3:]
+                sections[heading] = []
+            elif heading is not None:
+                sections[heading].append(line)
+
+        def section(title: str, new_title: str | None = None) -> list[str]:
+            body = sections.get(title, [])
+            while body and not body[-1].strip():
+                body = body[:-1]
+            return [f"### {new_title or title}"] + body + [""]
+
+        out = ["", f"Measured on the machine below by one command ({meta['date']}), which builds everything in release "
+               "mode, runs `cadence-bench`, generates the same data as CSV for DuckDB and Polars, and times "
+               "`cadence import` against `healthkit-to-sqlite` on generated `export.xml` files; it also rewrote "
+               "this section:", "", "```sh", "python3 -m pip install -r Benchmarks/compare/requirements.txt",
+               f"{meta['command']}", "```", "",
+               f"- machine: {meta['machine']}",
+               f"- load average (1/5/15 min): start {meta['loadStart']}, end {meta['loadEnd']}",
+               f"- versions: {meta['versions']}",
+               f"- data: seed {meta['seed']}, dense {meta['denseSamples']:,} samples, realistic "
+               f"{meta['realisticSamples']:,} samples; each time is the median of {meta['runs']} runs after 1 warm-up",
+               ""]
+        if bench_table:
+            if not full:
+                bench_table = bench_table.split("\nnotes:")[0]
+            out += ["### cadence-bench", "", "```", bench_table.rstrip("\n"), "```", ""]
+        out += section("Queries", "Side by side with DuckDB and Polars")
+        if full:
+            out += section("Loading (not part of any query time; not compared)")
+        out += section("export.xml import", "export.xml import beside healthkit-to-sqlite")
+        out += section("Issue 5 targets (from this run)")
+        if full:
+            out += section("Sanity check") + section("Notes")
+        else:
+            out += ["Loading times, the sanity check (Cadence's intervals against DuckDB's and Polars') and notes on "
+                    "reading the figures: [Benchmarks/compare/README.md](Benchmarks/compare/README.md).", ""]
+        return "\n".join(out)
+
     def json(self) -> str:
         return json.dumps({"meta": self.meta, "queries": self.rows, "loading": self.loads, "import": self.imports,
                            "sanity": self.sanity, "targets": self.targets, "notes": self.notes}, indent=2,
@@ -712,6 +759,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--output", type=Path,
                         help="also write the report here: JSON if the name ends in .json, else Markdown")
     parser.add_argument("--keep-data", action="store_true", help="keep the generated CSV files")
+    parser.add_argument("--readme", type=Path, action="append", default=[],
+                        help="rewrite the '## Results' section of this Markdown file with this run's figures "
+                             "(repeatable; Benchmarks/compare/README.md gets the full report, others a summary)")
     arguments = parser.parse_args(argv)
     if arguments.runs < 1:
         parser.error("--runs must be at least 1")
@@ -885,7 +935,25 @@ def main(argv: list[str]) -> int:
         arguments.output.parent.mkdir(parents=True, exist_ok=True)
         arguments.output.write_text(report.json() if arguments.output.suffix == ".json" else text)
         log(f"wrote {arguments.output}")
+    bench_table_path = arguments.workdir / f"cadence-bench-{label}.txt"
+    bench_table = bench_table_path.read_text() if not arguments.cadence_json and bench_table_path.exists() else None
+    for readme in arguments.readme:
+        full = readme.resolve() == (REPO / "Benchmarks" / "compare" / "README.md").resolve()
+        replace_results_section(readme, report.results_section(bench_table, full=full))
+        log(f"rewrote the Results section of {readme}")
     return 0
+
+
+def replace_results_section(path: Path, body: str) -> None:
+    """Replaces what follows the '## Results' heading of a Markdown file, up to the next '## ' heading."""
+    lines = path.read_text().split("\n")
+    try:
+        start = lines.index("## Results")
+    except ValueError:
+        raise SystemExit(f"{path} has no '## Results' heading to rewrite")
+    end = next((index for index in range(start + 1, len(lines)) if lines[index].startswith("## ")), len(lines))
+    tail = [""] + lines[end:] if end < len(lines) else [""]
+    path.write_text("\n".join(lines[:start + 1] + body.rstrip("\n").split("\n") + tail))
 
 
 def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[str]:
