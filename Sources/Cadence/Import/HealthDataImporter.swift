@@ -68,8 +68,10 @@ public struct ImportProgress: Sendable {
 /// bounded memory whatever the input's size.
 ///
 /// An export is read on ``parallelism`` cores (segments cut at top-level `<Record>` tags), with exactly the
-/// result of a serial reading; CSV is read on one. The store's head is flushed every
-/// ``flushInterval`` samples, so a long import holds a bounded number of samples in memory.
+/// result of a serial reading; CSV is read on one. Batches of ``batchSize`` samples are saved on a
+/// thread of their own while reading goes on (one save at a time, in file order), and the store's
+/// head is flushed every ``flushInterval`` samples, so a long import holds a bounded number of
+/// samples in memory. When the call returns or throws, no save is still running.
 ///
 ///     let summary = try HealthDataImporter(store: store).importFile(atPath: "export.zip")
 ///
