@@ -728,8 +728,8 @@ extension ExportXMLReader {
 
     /// Skips eight bytes at a time while none is the quote, `&`, a control byte or non-ASCII.
     ///
-    /// - Returns: The index of the first byte of the first eight that holds one, or of the
-    ///   last fewer than eight bytes before `limit`.
+    /// - Returns: The index of the first such byte, or of the last fewer than eight bytes
+    ///   before `limit`.
     @inline(__always)
     static func skipPlainValueBytes(
         _ bytes: UnsafePointer<UInt8>, from start: Int, limit: Int, quote: UInt8
@@ -748,7 +748,9 @@ extension ExportXMLReader {
             let isQuote = (quoteBytes &- ones) & ~quoteBytes
             let isAmpersand = (ampersandBytes &- ones) & ~ampersandBytes
             let isControl = (word &- ones &* 0x20) & ~word
-            if (isQuote | isAmpersand | isControl | word) & highs != 0 { break }
+            // A borrow can only flag bytes above a byte that really matches, so the lowest flag is exact.
+            let flags = (isQuote | isAmpersand | isControl | word) & highs
+            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
             index += 8
         }
         return index
@@ -756,8 +758,8 @@ extension ExportXMLReader {
 
     /// Skips eight bytes at a time while none is `byte`.
     ///
-    /// - Returns: The index of the first byte of the first eight that hold `byte`, or of the
-    ///   last fewer than eight bytes before `limit`.
+    /// - Returns: The index of the first `byte`, or of the last fewer than eight bytes before
+    ///   `limit`.
     @inline(__always)
     static func skipBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, limit: Int, notEqualTo byte: UInt8) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -767,7 +769,8 @@ extension ExportXMLReader {
         var index = start
         while limit - index >= 8 {
             let matches = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
-            if (matches &- ones) & ~matches & highs != 0 { break }
+            let flags = (matches &- ones) & ~matches & highs
+            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
             index += 8
         }
         return index
