@@ -12,7 +12,7 @@ import ZIPFoundation
 @testable import Cadence
 
 /// Builds zip archives for the tests: with ZIPFoundation, or byte by byte for hostile ones.
-private enum ZipFixtures {
+enum ZipFixtures {
     /// One entry to write with ZIPFoundation.
     struct Item {
         var path: String

@@ -154,10 +154,13 @@ public struct ExportArchive: Sendable {
         return last.count == 10 && last.map { $0 | 0x20 }.elementsEqual("export.xml".utf8)
     }
 
+    /// The default size of the blocks ``streamExport(bufferSize:to:)`` reads and inflates: 256 KiB.
+    public static let streamBlockSize = 256 << 10
+
     /// Inflates the export entry and hands its bytes to `consumer`, block by block.
     ///
     /// - Parameters:
-    ///   - bufferSize: The size of the blocks read and inflated. Default 256 KiB.
+    ///   - bufferSize: The size of the blocks read and inflated (``streamBlockSize`` by default).
     ///   - consumer: Called with each block of inflated bytes, in order. The buffer is valid
     ///     only during the call.
     /// - Throws: ``CadenceError``: ``CadenceError/Code/hostileInput`` when a limit is passed,
@@ -166,7 +169,7 @@ public struct ExportArchive: Sendable {
     ///   `consumer` throws, unchanged.
     /// - Complexity: O(*n*) in the inflated size; memory O(`bufferSize`).
     public func streamExport(
-        bufferSize: Int = 256 << 10, to consumer: (UnsafeRawBufferPointer) throws -> Void
+        bufferSize: Int = ExportArchive.streamBlockSize, to consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let source = try FileByteSource(path: path)
         let chunkSize = max(4096, bufferSize)

@@ -169,7 +169,9 @@ extension HealthDataImporter {
                 var reader = SegmentedExportReader(reader: Self.exportReader(path: path + "/" + archive.entryPath),
                                                    parallelism: importer.parallelism, segmentBytes: importer.segmentBytes)
                 do {
-                    try archive.streamExport { block in
+                    // Inflated on a thread of its own, up to a window of segments ahead of the reading.
+                    let ahead = max(2, importer.parallelism * importer.segmentBytes / ExportArchive.streamBlockSize)
+                    try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
                         bytesRead += block.count
                         try reader.feed(block, into: &collector)
                         try afterBlock()
