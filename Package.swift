@@ -63,7 +63,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CadenceCLITests",
-            dependencies: ["Cadence", "cadence"]
+            dependencies: [
+                "Cadence", "cadence",
+                // Writes the export.zip that `cadence import` reads in the tests.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+import ZIPFoundation
 
 /// `cadence import` of a real Apple Health export and of CSV, end to end.
 @Suite("Import")
@@ -47,7 +48,41 @@ struct ImportTests {
         #expect(steps["bytesOnDisk"] as? Int ?? 0 > 0)
     }
 
-    /// Importing the same export again adds nothing.
+    /// An `export.zip` laid out as the Health app writes it imports the same samples as its
+    /// `export.xml`, read from the archive: nothing is unpacked beside it.
+    @Test func zipImportsLikeItsExport() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let export = try Fixtures.hkimportExport.get()
+        let xml = try Data(contentsOf: export)
+        let zip = directory.url.appendingPathComponent("export.zip")
+        let archive = try Archive(url: zip, accessMode: .create)
+        for (path, data) in [("apple_health_export/export_cda.xml", Data("<cda/>".utf8)),
+                             ("apple_health_export/export.xml", xml)] {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
+                                 compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let store = directory.path("store")
+        let result = try CadenceBinary.succeed(["import", zip.path, "--store", store, "--format", "json"]).jsonObject()
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        let reference = try CommandResult(status: 0, standardOutput: Fixtures.hkimportStore.get().importOutput,
+                                          standardError: "").jsonObject()
+        let referenceFile = try #require((reference["files"] as? [[String: Any]])?.first)
+        for key in ["imported", "duplicates", "rejected", "workouts", "correlations"] {
+            #expect(file[key] as? Int == referenceFile[key] as? Int, "\(key)")
+        }
+        #expect(file["imported"] as? Int ?? 0 > 0)
+
+        let listing = ["samples", "--type", "heartRate", "--format", "csv", "--time-zone", "UTC"]
+        let fromZip = try CadenceBinary.succeed(listing + ["--store", store]).standardOutput
+        let fromXML = try CadenceBinary.succeed(listing + ["--store", Fixtures.hkimportStore.get().store]).standardOutput
+        #expect(fromZip == fromXML)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(left == ["export.zip", "store"])
+    }
+
     /// `--jobs 1` reads on one core and imports the same; `--jobs 0` is a usage mistake.
     @Test func jobsOptionImportsTheSameAndIsChecked() throws {
         let directory = try TemporaryDirectory()
@@ -66,6 +101,7 @@ struct ImportTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("never")))
     }
 
+    /// Importing the same export again adds nothing.
     @Test func reimportAddsNothing() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
