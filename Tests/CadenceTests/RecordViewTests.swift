@@ -31,10 +31,10 @@ struct RecordViewTests {
     }
 
     /// What a collector holds after reading a file, in a comparable form.
-    static func outcome(of collector: inout SampleCollector, reader: ExportXMLReader) -> [String] {
+    static func outcome(of collector: inout SampleCollector) -> [String] {
         let summary = collector.summary
         var lines = [
-            "read \(reader.summary)", "records \(collector.records)",
+            "records \(collector.records)",
             "rejected \(summary.rejected) \(summary.rejections)", "unknown \(summary.unknownTypes.sorted { $0.key < $1.key })",
             "category \(summary.categoryRecords) other \(summary.otherRecords) inside \(summary.correlationRecords)",
         ]
@@ -79,7 +79,7 @@ struct RecordViewTests {
             error = "\(caught)"
         }
         if !views { collector = recordsOnly.collector }
-        return ["error \(error)"] + outcome(of: &collector, reader: reader)
+        return ["error \(error)", "read \(reader.summary)"] + outcome(of: &collector)
     }
 
     /// Records the fast path must decline or handle exactly: entities and repairs in cached

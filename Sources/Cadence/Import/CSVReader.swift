@@ -82,8 +82,8 @@ public struct CSVReader {
 
     private let delimiter: UInt8
     private var fieldState = FieldState.fieldStart
-    private var fieldBytes: [UInt8] = []
-    private var fields: [String] = []
+    /// The row being read, as bytes.
+    private var row = CSVFields()
     private var line = 1
     private var rowLine = 1
     private var quoteLine = 1
@@ -132,6 +132,12 @@ public struct CSVReader {
     ///   whatever `handler` throws. Either way the reader is finished.
     /// - Complexity: O(*n*) in the length of `bytes`.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, to handler: (CSVRow) throws -> Void) throws {
+        try feedFields(bytes) { fields in try handler(fields.row()) }
+    }
+
+    /// Reads the next block of the file, delivering every row it completes as bytes, whose
+    /// strings the handler makes only for the fields it needs (see ``feed(_:to:)``).
+    mutating func feedFields(_ bytes: UnsafeRawBufferPointer, to handler: (inout CSVFields) throws -> Void) throws {
         guard !isFinished else {
             throw CadenceError(.invalidArgument, "the CSV reader was fed after it finished", path: path)
         }
@@ -153,13 +159,19 @@ public struct CSVReader {
     ///   a malformed row, not an error.
     @discardableResult
     public mutating func finish(to handler: (CSVRow) throws -> Void) throws -> CSVReadSummary {
+        try finishFields { fields in try handler(fields.row()) }
+    }
+
+    /// Tells the reader that the file has ended, delivering a last row as ``feedFields(_:to:)`` does.
+    @discardableResult
+    mutating func finishFields(to handler: (inout CSVFields) throws -> Void) throws -> CSVReadSummary {
         guard !isFinished else { return summary }
         isFinished = true
         if fieldState == .quoted {
             try reportMalformedRow(
                 "a quoted field that starts at line \(quoteLine) is not closed before the end of the file")
             resetRow()
-        } else if rowHasContent || skipReason != nil || !fieldBytes.isEmpty {
+        } else if rowHasContent || skipReason != nil || !row.isEmpty {
             try endRow(handler: handler)
         }
         summary.lineCount = line
@@ -200,7 +212,7 @@ public struct CSVReader {
     // MARK: Scanning
 
     private mutating func scan(
-        _ bytes: UnsafePointer<UInt8>, count: Int, handler: (CSVRow) throws -> Void
+        _ bytes: UnsafePointer<UInt8>, count: Int, handler: (inout CSVFields) throws -> Void
     ) throws {
         summary.byteCount += count
         var index = 0
@@ -209,7 +221,7 @@ public struct CSVReader {
                 guard bytes[index] == Self.byteOrderMark[byteOrderMarkMatched] else {
                     // Not a byte order mark after all: the bytes matched so far are data.
                     if byteOrderMarkMatched > 0 {
-                        fieldBytes.append(contentsOf: Self.byteOrderMark[0..<byteOrderMarkMatched])
+                        row.append(contentsOf: Self.byteOrderMark[0..<byteOrderMarkMatched])
                         rowBytes = byteOrderMarkMatched
                         rowHasContent = true
                         fieldState = .unquoted
@@ -254,7 +266,8 @@ public struct CSVReader {
                     fieldState = .unquoted
                 }
             case .unquoted:
-                var end = index
+                var end = ByteSearch.skip(
+                    bytes, from: index, limit: count, notEqualTo: delimiter, Self.lineFeed, Self.carriageReturn)
                 while end < count {
                     let next = bytes[end]
                     if next == delimiter || next == Self.lineFeed || next == Self.carriageReturn { break }
@@ -277,6 +290,9 @@ public struct CSVReader {
                 var end = index
                 var lineFeeds = 0
                 while end < count {
+                    end = ByteSearch.skip(
+                        bytes, from: end, limit: count, notEqualTo: Self.quote, Self.lineFeed, Self.lineFeed)
+                    guard end < count else { break }
                     let next = bytes[end]
                     if next == Self.quote { break }
                     lineFeeds &+= next == Self.lineFeed ? 1 : 0
@@ -316,7 +332,7 @@ public struct CSVReader {
         guard end > start else { return }
         countRowBytes(end - start)
         if skipReason == nil {
-            fieldBytes.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+            row.append(bytes + start, count: end - start)
         }
     }
 
@@ -331,25 +347,23 @@ public struct CSVReader {
     /// Drops what the row holds and skips the rest of it.
     private mutating func startSkipping(_ reason: String) {
         skipReason = reason
-        fieldBytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
+        row.clear()
     }
 
     /// Ends the current field.
     private mutating func endField() {
-        defer { fieldBytes.removeAll(keepingCapacity: true) }
         guard skipReason == nil else { return }
-        guard fields.count < options.maxFieldCount else {
+        guard row.count < options.maxFieldCount else {
             startSkipping("the row has more than \(options.maxFieldCount) fields")
             return
         }
-        fields.append(String(decoding: fieldBytes, as: UTF8.self))
+        row.endField()
     }
 
     /// Ends the current row: delivers it, takes it as the header, or reports it.
-    private mutating func endRow(handler: (CSVRow) throws -> Void) throws {
+    private mutating func endRow(handler: (inout CSVFields) throws -> Void) throws {
         defer { resetRow() }
-        if skipReason == nil && !rowHasContent && fieldBytes.isEmpty {
+        if skipReason == nil && !rowHasContent && row.isEmpty {
             summary.blankLineCount += 1
             return
         }
@@ -360,11 +374,13 @@ public struct CSVReader {
         }
         if options.hasHeader && !hasReadHeader {
             hasReadHeader = true
-            summary.columns = CSVColumns(names: fields)
+            summary.columns = CSVColumns(names: row.allStrings())
+            row.columns = summary.columns
             return
         }
         summary.rowCount += 1
-        try handler(CSVRow(line: rowLine, fields: fields, columns: summary.columns))
+        row.line = rowLine
+        try handler(&row)
     }
 
     /// Counts a malformed row; a malformed header stops reading.
@@ -380,8 +396,7 @@ public struct CSVReader {
 
     /// Clears the row just ended.
     private mutating func resetRow() {
-        fields.removeAll(keepingCapacity: true)
-        fieldBytes.removeAll(keepingCapacity: true)
+        row.finishRow()
         rowBytes = 0
         rowHasContent = false
         skipReason = nil

@@ -343,7 +343,7 @@ extension ExportXMLReader {
                 if valueByte < 0x20 || valueByte >= 0x80 || valueByte == UInt8(ascii: "&") {
                     // Once the value needs decoding, only its closing quote matters.
                     isPlain = false
-                    index = Self.skipBytes(bytes, from: index, limit: hardLimit, notEqualTo: quote)
+                    index = ByteSearch.skip(bytes, from: index, limit: hardLimit, notEqualTo: quote)
                 }
             }
             guard index < hardLimit else {
@@ -756,32 +756,12 @@ extension ExportXMLReader {
         return index
     }
 
-    /// Skips eight bytes at a time while none is `byte`.
-    ///
-    /// - Returns: The index of the first `byte`, or of the last fewer than eight bytes before
-    ///   `limit`.
-    @inline(__always)
-    static func skipBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, limit: Int, notEqualTo byte: UInt8) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let pattern = ones &* UInt64(byte)
-        let raw = UnsafeRawPointer(bytes)
-        var index = start
-        while limit - index >= 8 {
-            let matches = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
-            let flags = (matches &- ones) & ~matches & highs
-            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        return index
-    }
-
     /// Counts the line feeds in `bytes[start..<end]`.
     @inline(__always)
     static func countLineFeeds(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var count = 0
         // Eight bytes at a time while they hold no line feed, which is nearly always.
-        var index = skipBytes(bytes, from: start, limit: end, notEqualTo: 0x0A)
+        var index = ByteSearch.skip(bytes, from: start, limit: end, notEqualTo: 0x0A)
         while index < end {
             count &+= bytes[index] == 0x0A ? 1 : 0
             index += 1

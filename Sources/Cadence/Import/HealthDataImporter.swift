@@ -233,41 +233,20 @@ extension HealthDataImporter {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var columns: CSVColumnIndexes?
-            let handler: (CSVRow) throws -> Void = { row in
+            let handler: (inout CSVFields) throws -> Void = { row in
                 if columns == nil { columns = try CSVColumnIndexes(row.columns, path: self.path) }
-                if let columns { self.handle(row, columns: columns) }
+                if let columns { self.collector.add(&row, columns: columns) }
             }
             while true {
                 let count = try source.read(into: buffer)
                 guard count > 0 else { break }
                 bytesRead += count
-                try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
+                try reader.feedFields(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
                 try afterBlock()
             }
-            let read = try reader.finish(to: handler)
+            let read = try reader.finishFields(to: handler)
             for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
             collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
-        }
-
-        private mutating func handle(_ row: CSVRow, columns: CSVColumnIndexes) {
-            func field(_ index: Int?) -> String? {
-                guard let index, index < row.fields.count, !row.fields[index].isEmpty else { return nil }
-                return row.fields[index]
-            }
-            var metadata: [String: String] = [:]
-            for (key, index) in columns.metadata { if let value = field(index) { metadata[key] = value } }
-            var uuid: UUID?
-            if let text = field(columns.uuid) {
-                guard let parsed = UUID(uuidString: text) else {
-                    collector.summary.reject(line: row.line, "'\(text.prefix(64))' is not a UUID")
-                    return
-                }
-                uuid = parsed
-            }
-            collector.add(line: row.line, type: field(columns.type) ?? "", sourceName: field(columns.sourceName) ?? "",
-                          unit: field(columns.unit), start: field(columns.startDate) ?? "", end: field(columns.endDate) ?? "",
-                          value: field(columns.value), uuid: uuid, sourceVersion: field(columns.sourceVersion),
-                          device: field(columns.device), creation: field(columns.creationDate), metadata: metadata)
         }
 
         /// Reports progress and saves the collected samples once there are enough of them.

@@ -261,24 +261,98 @@ struct SampleCollector {
     /// batch without a string made or copied; any other takes the general path.
     mutating func add(_ view: ExportRecordView) {
         typealias Slot = ExportXMLReader.AttributeSlot
-        if !dryRun, recentProvenance.batch >= 0, recentType.isKnown,
+        if isRecentProvenanceOfKnownType,
            view.text(Slot.type, equals: recentType.identifier), view.text(Slot.unit, equals: recentType.unitText),
-           recentProvenance.typeIdentifier == recentType.typeIdentifier,
            view.text(Slot.sourceName, equals: recentProvenance.sourceName),
            view.text(Slot.sourceVersion, equals: recentProvenance.sourceVersion),
            view.text(Slot.device, equals: recentProvenance.device),
-           view.startTimestamp <= view.endTimestamp, let bytes = view.value, let value = parsePlainDecimal(bytes) {
-            let canonical = recentType.conversion.apply(value)
-            if canonical.isFinite && recentType.validValues.contains(canonical) {
-                records += 1
-                return appendToRecentBatch(line: view.line, start: view.startTimestamp, end: view.endTimestamp,
-                                           value: canonical, uuid: nil, creation: view.creationTimestamp, metadata: [:])
-            }
+           let bytes = view.value,
+           appendPlainDecimal(line: view.line, start: view.startTimestamp, end: view.endTimestamp,
+                              creation: view.creationTimestamp, value: bytes) {
+            return
         }
         add(line: view.line, type: view.text(Slot.type) ?? "", sourceName: view.text(Slot.sourceName) ?? "",
             unit: view.text(Slot.unit), start: "", end: "", value: view.valueText(), uuid: nil,
             sourceVersion: view.text(Slot.sourceVersion), device: view.text(Slot.device), creation: nil, metadata: [:],
             parsed: (view.startTimestamp, view.endTimestamp, view.creationTimestamp))
+    }
+
+    /// Adds a row of a CSV file; a row that cannot be stored is counted or rejected with its line.
+    mutating func add(_ row: CSVRow, columns: HealthDataImporter.CSVColumnIndexes) {
+        /// The field, or nil when it is missing or empty.
+        func field(_ index: Int?) -> String? {
+            guard let index, let text = row[index], !text.isEmpty else { return nil }
+            return text
+        }
+        var metadata: [String: String] = [:]
+        for (key, index) in columns.metadata { if let value = field(index) { metadata[key] = value } }
+        var uuid: UUID?
+        if let text = field(columns.uuid) {
+            guard let parsed = UUID(uuidString: text) else {
+                return summary.reject(line: row.line, "'\(text.prefix(64))' is not a UUID")
+            }
+            uuid = parsed
+        }
+        add(line: row.line, type: field(columns.type) ?? "", sourceName: field(columns.sourceName) ?? "",
+            unit: field(columns.unit), start: field(columns.startDate) ?? "", end: field(columns.endDate) ?? "",
+            value: field(columns.value), uuid: uuid, sourceVersion: field(columns.sourceVersion),
+            device: field(columns.device), creation: field(columns.creationDate), metadata: metadata)
+    }
+
+    /// Adds a row of a CSV file as the reader holds it: the common row goes straight into its
+    /// batch (see ``addIfRecent(_:columns:)``), any other as a ``CSVRow``.
+    mutating func add(_ row: inout CSVFields, columns: HealthDataImporter.CSVColumnIndexes) {
+        if !addIfRecent(&row, columns: columns) { add(row.row(), columns: columns) }
+    }
+
+    /// Adds a CSV row if it is the common one — the type, unit and provenance of the record
+    /// before, no UUID or metadata, dates and a plain decimal value that parse, the value in range —
+    /// without making a string for its dates or value; returns false, having added nothing, for
+    /// any other row.
+    private mutating func addIfRecent(_ row: inout CSVFields, columns: HealthDataImporter.CSVColumnIndexes) -> Bool {
+        /// The field as the general path reads it: nil when missing or empty.
+        func field(_ index: Int?) -> String? {
+            guard let index, !row.isEmpty(index) else { return nil }
+            return row.string(index)
+        }
+        guard isRecentProvenanceOfKnownType, columns.uuid.map(row.isEmpty) ?? true,
+              columns.metadata.allSatisfy({ row.isEmpty($0.1) }),
+              field(columns.type) == recentType.identifier, field(columns.unit) == recentType.unitText,
+              field(columns.sourceName) == recentProvenance.sourceName,
+              field(columns.sourceVersion) == recentProvenance.sourceVersion,
+              field(columns.device) == recentProvenance.device,
+              let start = row.withField(columns.startDate, Self.parseDateIfValid),
+              let end = row.withField(columns.endDate, Self.parseDateIfValid)
+        else { return false }
+        var creation: Timestamp?
+        if let index = columns.creationDate, !row.isEmpty(index) {
+            guard let parsed = row.withField(index, Self.parseDateIfValid) else { return false }
+            creation = parsed
+        }
+        return row.withField(columns.value) { value in
+            guard let value else { return false }
+            return appendPlainDecimal(line: row.line, start: start, end: end, creation: creation, value: value)
+        }
+    }
+
+    /// Whether the last record stored is of a type Cadence knows, so that a record repeating its
+    /// type, unit and provenance may go straight into its batch.
+    private var isRecentProvenanceOfKnownType: Bool {
+        !dryRun && recentProvenance.batch >= 0 && recentType.isKnown
+            && recentProvenance.typeIdentifier == recentType.typeIdentifier
+    }
+
+    /// Appends a record of the recent type and provenance when its dates are in order and its
+    /// value is a plain decimal within range after conversion; returns false, having added
+    /// nothing, otherwise (the general path then says why).
+    private mutating func appendPlainDecimal(line: Int, start: Timestamp, end: Timestamp, creation: Timestamp?,
+                                             value bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard start <= end, let value = parsePlainDecimal(bytes) else { return false }
+        let canonical = recentType.conversion.apply(value)
+        guard canonical.isFinite && recentType.validValues.contains(canonical) else { return false }
+        records += 1
+        appendToRecentBatch(line: line, start: start, end: end, value: canonical, uuid: nil, creation: creation, metadata: [:])
+        return true
     }
 
     /// Appends a checked row to the batch and provenance of ``recentProvenance``.
@@ -316,11 +390,22 @@ struct SampleCollector {
 
     /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
     static func parseDate(_ text: String) throws -> Timestamp {
+        var text = text
+        return try text.withUTF8(parseDate)
+    }
+
+    /// An export date or an RFC 3339 one, from its UTF-8 bytes.
+    static func parseDate(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Timestamp {
         // Byte 10 tells them apart: a space in the export's format, 'T' in RFC 3339.
-        if let separator = text.utf8.dropFirst(10).first, separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") {
-            return try parseRFC3339(text)
+        if bytes.count > 10, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") {
+            return try parseRFC3339(bytes)
         }
-        do { return try parseExport(text) } catch { return try parseRFC3339(text) }
+        do { return try parseExport(bytes) } catch { return try parseRFC3339(bytes) }
+    }
+
+    /// The date in a field, or nil when the field is missing or is not a date.
+    private static func parseDateIfValid(_ bytes: UnsafeBufferPointer<UInt8>?) -> Timestamp? {
+        bytes.flatMap { try? parseDate($0) }
     }
 
     /// A decimal number, allowing spaces around it.

@@ -1,0 +1,123 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The fields of the row a ``CSVReader`` is reading or delivering, kept as bytes; a field's
+/// string is made only when asked for, and taken from the row before when the column's bytes
+/// repeat (files repeat type, source, unit and device from row to row).
+///
+/// A reader reuses one value for every row, so a row costs no allocation once the buffers have
+/// grown; a handler may read it only during the call that receives it.
+struct CSVFields {
+    /// The 1-based line where the row starts.
+    var line = 1
+    /// The header's column names, when the file has a header.
+    var columns: CSVColumns?
+
+    /// The row's unescaped field bytes, one field after another.
+    private var bytes: [UInt8] = []
+    /// Where each completed field ends in ``bytes``.
+    private var ends: [Int] = []
+    /// The strings made for this row's fields so far, by column.
+    private var strings: [String?] = []
+    /// The previous row's bytes, field ends and strings.
+    private var previousBytes: [UInt8] = []
+    private var previousEnds: [Int] = []
+    private var previousStrings: [String?] = []
+
+    /// The number of completed fields.
+    var count: Int { ends.count }
+
+    /// Whether the row holds no byte yet.
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// Adds bytes to the field being read.
+    mutating func append(_ start: UnsafePointer<UInt8>, count: Int) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// Adds bytes to the field being read.
+    mutating func append(contentsOf other: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: other)
+    }
+
+    /// Completes the field being read.
+    mutating func endField() {
+        ends.append(bytes.count)
+        strings.append(nil)
+    }
+
+    /// Drops what the row holds.
+    mutating func clear() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        strings.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the row: it becomes the previous row, whose strings the next one may reuse.
+    mutating func finishRow() {
+        swap(&bytes, &previousBytes)
+        swap(&ends, &previousEnds)
+        swap(&strings, &previousStrings)
+        clear()
+    }
+
+    /// Whether the field at `index` is missing or empty.
+    func isEmpty(_ index: Int) -> Bool {
+        guard index < ends.count else { return true }
+        return ends[index] == (index == 0 ? 0 : ends[index - 1])
+    }
+
+    /// Calls `body` with the bytes of the field at `index`, or nil when the row is shorter.
+    func withField<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        guard index < ends.count else { return try body(nil) }
+        let start = index == 0 ? 0 : ends[index - 1]
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[index]])) }
+    }
+
+    /// The field at `index` as a string (invalid UTF-8 becomes U+FFFD), or nil when the row is shorter.
+    mutating func string(_ index: Int) -> String? {
+        guard index < ends.count else { return nil }
+        if let made = strings[index] { return made }
+        let start = index == 0 ? 0 : ends[index - 1]
+        let end = ends[index]
+        let made: String
+        if let repeated = previousString(index, equalTo: start..<end) {
+            made = repeated
+        } else {
+            made = bytes.withUnsafeBufferPointer { String(decoding: $0[start..<end], as: UTF8.self) }
+        }
+        strings[index] = made
+        return made
+    }
+
+    /// Every field as a string.
+    mutating func allStrings() -> [String] {
+        (0..<ends.count).map { string($0) ?? "" }
+    }
+
+    /// The row as a ``CSVRow``.
+    mutating func row() -> CSVRow {
+        CSVRow(line: line, fields: allStrings(), columns: columns)
+    }
+
+    /// The previous row's string for a column, if it was made and its bytes equal `range` of ``bytes``.
+    private func previousString(_ index: Int, equalTo range: Range<Int>) -> String? {
+        guard index < previousEnds.count, let string = previousStrings[index] else { return nil }
+        let previousStart = index == 0 ? 0 : previousEnds[index - 1]
+        guard previousEnds[index] - previousStart == range.count else { return nil }
+        guard !range.isEmpty else { return string }
+        let equal = bytes.withUnsafeBytes { current in
+            previousBytes.withUnsafeBytes { previous in
+                guard let currentBase = current.baseAddress, let previousBase = previous.baseAddress else { return false }
+                return memcmp(currentBase + range.lowerBound, previousBase + previousStart, range.count) == 0
+            }
+        }
+        return equal ? string : nil
+    }
+}
