@@ -38,8 +38,9 @@ struct CadenceCommand: ParsableCommand {
             GenerateCommand.self,
         ])
 
-    /// Parses the arguments and runs the command; a ``CadenceError`` is reported as one line on
-    /// standard error (file and line first, when it has them) with exit code 1, never a trace.
+    /// Parses the arguments and runs the command; an error is reported as one line on standard
+    /// error, never a trace: a ``CadenceError`` (file and line first, when it has them) with exit
+    /// code 1, a usage mistake with a pointer to the command's help and exit code 64.
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -48,7 +49,20 @@ struct CadenceCommand: ParsableCommand {
             StandardStreams.writeError("Error: \(error.description)")
             Foundation.exit(ExitCode.failure.rawValue)
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            // Help and version requests, and deliberate exits, keep the parser's own output.
+            guard code != .success, !message.isEmpty else { exit(withError: error) }
+            let sentence = message.last.map { ".?!".contains($0) } == true ? message : message + "."
+            StandardStreams.writeError("Error: \(sentence) See '\(helpCommand()) --help'.")
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// `cadence`, or `cadence SUBCOMMAND` when the arguments name one.
+    private static func helpCommand() -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let first = CommandLine.arguments.dropFirst().first, names.contains(first) else { return "cadence" }
+        return "cadence \(first)"
     }
 }

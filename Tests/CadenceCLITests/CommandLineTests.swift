@@ -56,6 +56,31 @@ struct CommandLineTests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    /// Usage mistakes caught by the parser are one line too, pointing at the command's help.
+    @Test(arguments: [
+        (["stats", "--store", "s"], "--type", "cadence stats --help"),
+        (["stats", "--store", "s", "--type", "stepCount", "--bogus"], "--bogus", "cadence stats --help"),
+        (["import", "--store", "s"], "<file>", "cadence import --help"),
+        (["import", "a.csv", "--store", "s", "--jobs", "0"], "--jobs", "cadence import --help"),
+        (["frobnicate"], "frobnicate", "cadence --help"),
+    ])
+    func usageMistakesFailWithOneLine(arguments: [String], mentioned: String, help: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try CadenceBinary.run(arguments, currentDirectory: directory.url)
+        #expect(result.status == 64)
+        let message = result.standardError.trimmingCharacters(in: .newlines)
+        #expect(!message.isEmpty && !message.contains("\n"), "expected one line, got: \(result.standardError)")
+        #expect(message.hasPrefix("Error: ") && message.contains(mentioned) && message.hasSuffix("See '\(help)'."),
+                "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("s")))
+    }
+
+    @Test func helpStillPrints() throws {
+        let result = try CadenceBinary.succeed(["stats", "--help"])
+        #expect(result.standardOutput.contains("USAGE: cadence stats"))
+    }
+
     @Test func missingStoreIsNamed() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
