@@ -37,7 +37,7 @@ seed() {
     tool=$(plain_tool)
     "$tool" seed "$corpus_root"
     # The two small Apple Health exports (attribution in Fuzz/Corpus/README.md).
-    local data=${APPLE_HEALTH_SAMPLES:-/work/shared/data/apple-health}
+    local data=${APPLE_HEALTH_SAMPLES:-$root/Tests/Fixtures/apple-health}
     [[ -d "$data" ]] || echo "no $data: skipping the Apple Health export seeds" >&2
     for name in dogsheep-export.xml alxdrcirilo-export.xml; do
         if [[ -f "$data/$name" ]]; then

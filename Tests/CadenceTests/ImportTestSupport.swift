@@ -21,10 +21,10 @@ enum ImportFixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/data/apple-health/` beside the repository; a missing folder fails the test.
+    /// `Tests/Fixtures/apple-health/` (real exports, with their licences and origin in its README);
+    /// a missing folder fails the test.
     static func appleHealthDirectory() throws -> URL {
-        let directory = repositoryRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/data/apple-health", isDirectory: true)
+        let directory = repositoryRoot.appendingPathComponent("Tests/Fixtures/apple-health", isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
               isDirectory.boolValue else {
