@@ -34,6 +34,7 @@ struct CadenceCommand: ParsableCommand {
             InfoCommand.self,
             VerifyCommand.self,
             RepairCommand.self,
+            PriorityCommand.self,
             PlotCommand.self,
             GenerateCommand.self,
         ])

@@ -11,13 +11,12 @@ import Testing
 /// The real Apple Health export the tests import, and a store imported from it once and shared by
 /// the tests that only read.
 enum Fixtures {
-    /// `../shared/data/apple-health/hkimport-export.xml` next to the package (not part of the
-    /// project; see that folder's README for its origin and licence).
+    /// `Tests/Fixtures/apple-health/hkimport-export.xml` (a real export; its origin and licence are
+    /// in that folder's README).
     static let hkimportExport: Result<URL, HarnessError> = {
-        let url = CadenceBinary.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/data/apple-health/hkimport-export.xml")
+        let url = CadenceBinary.packageRoot.appendingPathComponent("Tests/Fixtures/apple-health/hkimport-export.xml")
         guard FileManager.default.fileExists(atPath: url.path) else {
-            return .failure(HarnessError(description: "The fixture \(url.path) is missing; these tests need ../shared/data/apple-health/ beside the package."))
+            return .failure(HarnessError(description: "The fixture \(url.path) is missing."))
         }
         return .success(url)
     }()
@@ -59,36 +58,26 @@ enum Fixtures {
     struct ExpectedCounts {
         /// Top-level `HKQuantityTypeIdentifier…` records per type.
         var records: [String: Int] = [:]
-        /// Distinct samples per type.
-        var samples: [String: Int] = [:]
+        /// Samples per type: every top-level record is one, look-alikes included (SPEC §1).
+        var samples: [String: Int] { records }
     }
 
     /// Counts the quantity records of an export, line by line.
     ///
     /// Each `<Record …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
-    /// the export repeats them at top level, and Cadence imports them once from there. Two
-    /// records are the same sample when their type, source name, start, end and value are equal —
-    /// Cadence derives a record's UUID from exactly these (SPEC §1), so the second one is a
-    /// duplicate, skipped and counted as such. (The file has such exact repeats, for example 411
-    /// ActiveEnergyBurned records of which 335 are distinct.)
+    /// the export repeats them at top level, and Cadence imports them once from there. Records that
+    /// look alike (the file has 166 such repeats, for example two "Bananas" entries minutes apart)
+    /// are distinct objects and each is a sample (SPEC §1).
     static func expectedCounts(of export: URL) throws -> ExpectedCounts {
         let text = try String(contentsOf: export, encoding: .utf8)
         var counts = ExpectedCounts()
-        var distinct: [String: Set<[String]>] = [:]
         var insideCorrelation = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.contains("<Correlation ") { insideCorrelation = !line.contains("/>") }
             if line.contains("</Correlation>") { insideCorrelation = false }
             guard !insideCorrelation, line.contains("<Record type=\"HKQuantityTypeIdentifier") else { continue }
-            let attributes = Self.attributes(of: line)
-            let type = attributes["type"] ?? ""
-            counts.records[type, default: 0] += 1
-            let value = Double(attributes["value"] ?? "").map { "\($0)" } ?? ""
-            distinct[type, default: []].insert([
-                attributes["sourceName"] ?? "", attributes["startDate"] ?? "", attributes["endDate"] ?? "", value,
-            ])
+            counts.records[Self.attributes(of: line)["type"] ?? "", default: 0] += 1
         }
-        counts.samples = distinct.mapValues(\.count)
         return counts
     }
 

@@ -27,7 +27,7 @@ struct StoreTests {
             let value = (Double(Int.random(in: 0..<100_000, using: &random)) / [1, 10, 1_000, 7][index % 4])
             let metadata: [String: String] = index % 9 == 0 ? ["HKMetadataKeySyncIdentifier": "sync-\(index)"] : [:]
             samples.append(try QuantitySample(
-                uuid: index % 3 == 0 ? UUID() : QuantitySample.derivedUUID(type: type.identifier, sourceName: "x", start: Int64(index), end: 0, value: 0),
+                uuid: index % 3 == 0 ? UUID() : QuantitySample.derivedUUID(type: type.identifier, provenance: Provenance(source: Source(name: "x")), value: 0, start: Int64(index), end: 0, creation: nil, metadata: [:]),
                 type: type, value: value, start: start,
                 end: start.addingTimeInterval(Double(length)), source: sources[Int.random(in: 0..<3, using: &random)],
                 sourceVersion: index % 2 == 0 ? "10.1" : nil,

@@ -36,7 +36,8 @@ public struct ImportSummary: Sendable, Codable {
     public var categoryRecords = 0
     /// Records of other kinds (`HKDataType…`, correlation types), counted and not stored.
     public var otherRecords = 0
-    /// Records inside `<Correlation>`s, skipped because exports repeat them at top level.
+    /// Records inside `<Correlation>`s that are copies of top-level records (exports repeat them
+    /// there), so not stored twice; a nested record without a top-level twin is imported.
     public var correlationRecords = 0
     /// `<Correlation>`, `<Workout>` and `<ActivitySummary>` elements, counted and not stored.
     public var correlations = 0
@@ -148,6 +149,8 @@ extension HealthDataImporter {
         private var reportedRecords = 0
         /// Saves the collected batches while reading goes on.
         private let saver: BackgroundSaver
+        /// Numbers identical top-level records in file order (part of their derived UUIDs).
+        private var occurrences = OccurrenceCounter()
 
         init(importer: HealthDataImporter, path: String, dryRun: Bool) {
             self.importer = importer
@@ -178,8 +181,7 @@ extension HealthDataImporter {
                     }
                     finishXML(try reader.finish(into: &collector))
                 } catch {
-                    try flush()
-                    try finishSaving()
+                    try finishImport()
                     throw error
                 }
             } else {
@@ -200,13 +202,11 @@ extension HealthDataImporter {
                     finishXML(try reader.finish(into: &collector))
                 } catch {
                     // What was complete before the damage stays imported (unless strict checked first).
-                    try flush()
-                    try finishSaving()
+                    try finishImport()
                     throw error
                 }
             }
-            try flush()
-            try finishSaving()
+            try finishImport()
             collector.summary.bytesRead = bytesRead
         }
 
@@ -261,10 +261,45 @@ extension HealthDataImporter {
         /// Records between progress reports.
         static let progressInterval = 10_000
 
-        /// Hands the collected batches to the saver, to be saved in one transaction.
+        /// Hands the collected batches to the saver, to be saved in one transaction, with their
+        /// repeated records numbered.
         private mutating func flush() throws {
             guard collector.pending > 0, !dryRun else { return }
-            try saver.save(collector.takeBatches())
+            var batches = collector.takeBatches()
+            for index in batches.indices { occurrences.number(&batches[index]) }
+            try saver.save(batches)
+        }
+
+        /// Saves what is collected, then the records met inside correlations that have no
+        /// top-level twin, and waits for the saves.
+        private mutating func finishImport() throws {
+            try flush()
+            try saveNestedRecords()
+            try finishSaving()
+        }
+
+        /// Resolves the records met inside correlations against the file's top-level records
+        /// (SPEC §11): copies are counted, records without a twin are saved.
+        private mutating func saveNestedRecords() throws {
+            let nested = collector.takeNestedRecords()
+            guard !nested.isEmpty, !dryRun else { return }
+            var nestedCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
+            for var record in nested {
+                record.isInsideCorrelation = false
+                nestedCollector.add(record)
+            }
+            var nestedCounts: [UInt64: UInt32] = [:]
+            var batches = nestedCollector.takeBatches()
+            for index in batches.indices {
+                collector.summary.correlationRecords += OccurrenceCounter.resolveNested(
+                    &batches[index], against: occurrences, nestedCounts: &nestedCounts)
+            }
+            // A nested record that cannot be read is reported like a top-level one.
+            for rejection in nestedCollector.summary.rejections {
+                collector.summary.reject(line: rejection.line, rejection.reason)
+            }
+            batches.removeAll { $0.count == 0 }
+            if !batches.isEmpty { try saver.save(batches) }
         }
 
         /// Waits for the last save and counts what the saves stored.

@@ -28,6 +28,9 @@ struct SampleCollector {
     private(set) var pending = 0
     /// Records read (stored, rejected or skipped).
     private(set) var records = 0
+    /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
+    /// once the whole file is read (SPEC §11).
+    private(set) var nestedRecords: [ExportRecord] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
@@ -79,14 +82,16 @@ struct SampleCollector {
     }
 
     /// A collector for a later segment of the same file: the same caches and unknown types,
-    /// nothing collected or counted, and new unknown types left undecided.
-    func segmentCopy() -> SampleCollector {
+    /// nothing collected or counted, and new unknown types left undecided unless
+    /// `resolvingNewUnknownTypes` (for records read after the whole file, which are never earlier
+    /// than another).
+    func segmentCopy(resolvingNewUnknownTypes: Bool = false) -> SampleCollector {
         var copy = SampleCollector(store: store, path: summary.file, dryRun: dryRun)
         copy.units = units
         copy.conversions = conversions
         copy.devices = devices
         copy.unknownTypes = unknownTypes
-        copy.resolvesNewUnknownTypes = false
+        copy.resolvesNewUnknownTypes = resolvingNewUnknownTypes
         return copy
     }
 
@@ -101,6 +106,7 @@ struct SampleCollector {
         }
         pending += segment.pending
         records += segment.records
+        nestedRecords += segment.nestedRecords
         recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
@@ -117,14 +123,20 @@ struct SampleCollector {
         return batches
     }
 
+    /// Hands over the records met inside correlations and forgets them.
+    mutating func takeNestedRecords() -> [ExportRecord] {
+        defer { nestedRecords = [] }
+        return nestedRecords
+    }
+
     // MARK: Records
 
-    /// Adds a record of an `export.xml`; records inside correlations are counted, not stored,
-    /// since Apple writes them at top level too.
+    /// Adds a record of an `export.xml`; records inside correlations are kept aside, since Apple
+    /// writes them at top level too (see ``takeNestedRecords()``).
     mutating func add(_ record: ExportRecord) {
         if record.isInsideCorrelation {
             records += 1
-            summary.correlationRecords += 1
+            if !dryRun { nestedRecords.append(record) }
             return
         }
         let metadata = record.metadata.isEmpty ? [:]

@@ -18,7 +18,7 @@ import Foundation
 /// ``value(in:)`` converts. Times are kept to the microsecond.
 ///
 /// **Identity [Cadence rule]**: a sample keeps the UUID it was given (a new random one by
-/// default). A sample imported without one gets ``QuantitySample/derivedUUID(type:sourceName:start:end:value:)``,
+/// default). A sample imported without one gets ``QuantitySample/derivedUUID(type:provenance:value:start:end:creation:metadata:occurrence:)``,
 /// so re-importing the same record is recognised and skipped. Saving a sample whose UUID is
 /// already stored is a no-op reported as a duplicate.
 public struct QuantitySample: Hashable, Sendable, Identifiable {

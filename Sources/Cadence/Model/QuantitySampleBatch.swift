@@ -15,8 +15,9 @@ import Foundation
 ///     try store.save(batch)
 ///
 /// Values are in the type's canonical unit. A row without a UUID gets the derived one of
-/// ``QuantitySample/derivedUUID(type:sourceName:start:end:value:)``, so identical rows (same
-/// source, times and value) are one sample **[Cadence rule]**.
+/// ``QuantitySample/derivedUUID(type:provenance:value:start:end:creation:metadata:occurrence:)``
+/// (occurrence 0), so identical rows (every attribute equal) are one sample **[Cadence rule]**;
+/// importers number look-alike records of a file so that they all stay.
 public struct QuantitySampleBatch: Sendable {
     /// The samples' type.
     public let quantityType: QuantityType
@@ -73,6 +74,18 @@ public struct QuantitySampleBatch: Sendable {
     package mutating func append(contentsOf other: QuantitySampleBatch) {
         let provenanceMap = other.provenances.map { UInt32(addProvenance($0)) }
         columns.append(contentsOf: other.columns, provenanceMap: provenanceMap)
+    }
+
+    /// Numbers the rows that are repeats of identical records earlier in their file (SPEC §1):
+    /// `occurrences[i]` is row `i`'s, or the array is empty when every row is a first occurrence.
+    package mutating func setOccurrences(_ occurrences: [UInt32]) {
+        columns.occurrence = occurrences.allSatisfy { $0 == 0 } ? [] : occurrences
+    }
+
+    /// Keeps only the rows at `rows`, in that order.
+    package mutating func keepRows(_ rows: [Int]) {
+        guard rows.count != count else { return }
+        columns = columns.selecting(rows)
     }
 
     /// Appends a row with `Date`s.

@@ -248,6 +248,23 @@ extension SamplePredicate {
         return visit(node) ? (lower, upper, options, sources) : nil
     }
 
+    /// The predicate's date window (SPEC §7): the intersection of its date ranges that are AND-ed
+    /// at the top (not those under `or` or `not`), or `nil` when it has none. A `nil` bound is open.
+    var dateWindow: (start: Int64?, end: Int64?)? {
+        var window: (start: Int64?, end: Int64?)?
+        func visit(_ node: Node) {
+            switch node {
+            case .date(let start, let end, _):
+                let current = window ?? (nil, nil)
+                window = ([current.start, start].compactMap { $0 }.max(), [current.end, end].compactMap { $0 }.min())
+            case .and(let nodes): nodes.forEach(visit)
+            default: break
+            }
+        }
+        visit(node)
+        return window
+    }
+
     /// Bounds on sample start and end that every selected sample satisfies, for pruning chunks:
     /// a sample can match only if `start < startBelow` and `end >= endAtLeast`.
     var pruningBounds: (endAtLeast: Int64, startBelow: Int64) {

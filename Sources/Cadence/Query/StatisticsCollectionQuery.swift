@@ -33,7 +33,7 @@ public struct StatisticsCollectionQuery: Sendable {
     public var intervalComponents: IntervalComponents
     /// The calendar (and so the time zone) of the intervals.
     public var calendar: Calendar
-    /// Sources in merge priority order; `nil` uses the store's list (SPEC §5).
+    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (SPEC §5).
     public var sourcePriority: [String]?
 
     /// Creates a query, validating its options against the type.

@@ -9,9 +9,13 @@ import Foundation
 
 /// Statistics over every matching sample, with no intervals (HealthKit's `HKStatisticsQuery`, SPEC §7).
 ///
-/// Values contribute in full (no proration); the result's start and end are the earliest start
-/// and latest end of the matching samples. No matching sample gives a result whose values are
-/// all `nil` (``Statistics/isEmpty``), not an error.
+/// With a date window in the predicate (the intersection of its AND-ed date ranges), the result
+/// is exactly the statistics-collection interval [start, end) with the same predicate and
+/// options: cumulative sums prorate a sample that straddles an edge of the window, and the
+/// result's start and end are the window's **[Cadence rule]**. Without a window, samples
+/// contribute in full and the result spans the earliest start to the latest end of the matching
+/// samples. No matching sample gives a result whose values are all `nil`
+/// (``Statistics/isEmpty``), not an error.
 public struct StatisticsQuery: Sendable {
     /// The type to aggregate.
     public var quantityType: QuantityType
@@ -19,7 +23,7 @@ public struct StatisticsQuery: Sendable {
     public var predicate: SamplePredicate
     /// The statistics to compute.
     public var options: StatisticsOptions
-    /// Sources in merge priority order; `nil` uses the store's list.
+    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (SPEC §5).
     public var sourcePriority: [String]?
 
     /// Creates a query, validating its options against the type.
@@ -41,14 +45,20 @@ extension HealthStore {
     ///
     /// - Complexity: O(*c*) for *c* chunks when their summaries answer, plus decoded samples.
     public func execute(_ query: StatisticsQuery) throws -> Statistics {
-        let aggregator = Aggregator(snapshot: snapshot(), type: query.quantityType, predicate: query.predicate,
-                                    options: query.options, edges: [Int64.min, Int64.max],
+        let window = query.predicate.dateWindow
+        let lower = window?.start ?? .min
+        let upper = window?.end ?? .max
+        // An empty window is an interval no sample contributes to.
+        let isEmptyWindow = lower >= upper
+        let aggregator = Aggregator(snapshot: snapshot(), type: query.quantityType,
+                                    predicate: isEmptyWindow ? .uuids([]) : query.predicate, options: query.options,
+                                    edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
                                     sourcePriority: query.sourcePriority)
         let output = try aggregator.run()
         let accumulator = output.merged.first ?? IntervalAccumulator()
         let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
-        let start = accumulator.count > 0 ? accumulator.earliestStart : 0
-        let end = accumulator.count > 0 ? accumulator.latestEnd : 0
+        let start = window?.start ?? (accumulator.count > 0 ? accumulator.earliestStart : 0)
+        let end = window?.end ?? (accumulator.count > 0 ? accumulator.latestEnd : 0)
         return builder.statistics(interval: 0, start: start, end: end)
     }
 }

@@ -137,7 +137,9 @@ package struct ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
-    package static let current: UInt16 = 1
+    /// Version 2: derived UUIDs include every attribute and an occurrence number (SPEC §1), and
+    /// the manifest keeps per-type source priority lists.
+    package static let current: UInt16 = 2
 
     /// Checks a file's magic bytes and version, and returns a reader positioned after them.
     ///
@@ -150,6 +152,11 @@ package enum FormatVersion {
         var reader = BinaryReader(bytes, path: path)
         _ = try reader.readBytes(magic.count)
         let version = try reader.read(UInt16.self)
+        if version == 1 {
+            throw CadenceError(.unsupportedFormatVersion,
+                               "this store was written by an earlier Cadence whose sample identities merged distinct look-alike records; it is not migrated: re-import your data into a new store",
+                               path: path)
+        }
         guard version == current else {
             throw CadenceError(.unsupportedFormatVersion,
                                "\(kind) format version \(version) is not supported (this build reads \(current))",

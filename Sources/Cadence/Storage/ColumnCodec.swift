@@ -188,6 +188,15 @@ package enum ColumnCodec {
             }
             BitPacking.encode(columns.metadataIndex.map { Int64($0) }, into: &writer)
         }
+        // Occurrence numbers are almost all 0: only the others are written, as row gaps and values.
+        let repeatedRows = columns.occurrence.indices.filter { columns.occurrence[$0] != 0 }
+        writer.writeVarint(UInt64(repeatedRows.count))
+        var previousRow = 0
+        for row in repeatedRows {
+            writer.writeVarint(UInt64(row - previousRow))
+            previousRow = row
+            writer.writeVarint(UInt64(columns.occurrence[row]))
+        }
         return writer.bytes
     }
 
@@ -409,6 +418,22 @@ package enum ColumnCodec {
             columns.metadataIndex = try indexes.map {
                 guard $0 >= 0, $0 <= Int64(setCount) else { throw reader.corrupt("metadata index out of range") }
                 return Int32($0)
+            }
+        }
+        let repeatedCount = try reader.readCount(minimumItemSize: 2)
+        columns.occurrence = []
+        if repeatedCount > 0 {
+            columns.occurrence = [UInt32](repeating: 0, count: count)
+            var row = 0
+            for index in 0..<repeatedCount {
+                let gap = try reader.readVarint()
+                // Rows are strictly increasing after the first; a gap past the last row is damage.
+                guard gap < UInt64(count - row), index == 0 || gap > 0 else { throw reader.corrupt("occurrence row out of range") }
+                row += Int(gap)
+                guard let occurrence = UInt32(exactly: try reader.readVarint()), occurrence > 0 else {
+                    throw reader.corrupt("occurrence number out of range")
+                }
+                columns.occurrence[row] = occurrence
             }
         }
     }

@@ -218,13 +218,33 @@ public final class HealthStore: Sendable {
         }
     }
 
-    /// Sets the store's source priority list, used when merging sources (SPEC §5).
+    /// Sets the store-wide source priority list, used when merging sources of a type that has no
+    /// list of its own (SPEC §5).
     public func setSourcePriority(_ names: [String]) throws {
-        try commit { writer, snapshot in (try writer.setSourcePriority(names, snapshot: snapshot), nil) }
+        try commit { writer, snapshot in
+            var priorities = snapshot.sourcePriority
+            priorities.storeWide = names
+            return (try writer.setSourcePriority(priorities, snapshot: snapshot), nil)
+        }
     }
 
-    /// The store's source priority list.
-    public var sourcePriority: [String] { snapshot().sourcePriority }
+    /// Sets one type's source priority list, as the Health app keeps one per data type (SPEC §5);
+    /// `nil` removes it, so the type follows the store-wide list again.
+    ///
+    ///     try store.setSourcePriority(["Jane’s Apple Watch", "Jane’s iPhone"], for: .stepCount)
+    public func setSourcePriority(_ names: [String]?, for type: QuantityType) throws {
+        try commit { writer, snapshot in
+            var priorities = snapshot.sourcePriority
+            priorities.byType[type.identifier] = names
+            return (try writer.setSourcePriority(priorities, snapshot: snapshot), nil)
+        }
+    }
+
+    /// The store-wide source priority list.
+    public var sourcePriority: [String] { snapshot().sourcePriority.storeWide }
+
+    /// Every source priority list the store keeps: the store-wide one and those of single types.
+    public var sourcePriorities: SourcePriorities { snapshot().sourcePriority }
 
     /// Flushes, releases the writer lock and closes the log. Further writes throw ``CadenceError/Code/closed``.
     ///

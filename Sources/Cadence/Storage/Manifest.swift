@@ -39,7 +39,7 @@ package struct Manifest: Sendable {
     package var logSegment: UInt64 = 1
     /// Anchors before this sequence may have lost deletions.
     package var deletionHorizon: Int64 = 0
-    package var sourcePriority: [String] = []
+    package var sourcePriority = SourcePriorities()
     package var provenances: [Provenance] = []
     package var types: [TypeEntry] = []
     package var tombstones: [Tombstone] = []
@@ -60,8 +60,14 @@ package struct Manifest: Sendable {
         for value in [lastSequence, flushedSequence, deletionHorizon] { body.write(value) }
         body.write(nextChunkNumber)
         body.write(logSegment)
-        body.writeVarint(UInt64(sourcePriority.count))
-        for name in sourcePriority { body.write(name) }
+        body.writeVarint(UInt64(sourcePriority.storeWide.count))
+        for name in sourcePriority.storeWide { body.write(name) }
+        body.writeVarint(UInt64(sourcePriority.byType.count))
+        for (identifier, names) in sourcePriority.byType.sorted(by: { $0.key < $1.key }) {
+            body.write(identifier)
+            body.writeVarint(UInt64(names.count))
+            for name in names { body.write(name) }
+        }
         body.writeVarint(UInt64(provenances.count))
         for provenance in provenances { provenance.write(to: &body) }
         body.writeVarint(UInt64(types.count))
@@ -94,7 +100,11 @@ package struct Manifest: Sendable {
         deletionHorizon = try reader.read()
         nextChunkNumber = try reader.read()
         logSegment = try reader.read()
-        sourcePriority = try (0..<reader.readCount()).map { _ in try reader.readString() }
+        sourcePriority.storeWide = try (0..<reader.readCount()).map { _ in try reader.readString() }
+        for _ in 0..<(try reader.readCount(minimumItemSize: 2)) {
+            let identifier = try reader.readString()
+            sourcePriority.byType[identifier] = try (0..<reader.readCount()).map { _ in try reader.readString() }
+        }
         provenances = try (0..<reader.readCount()).map { _ in try Provenance(from: &reader) }
         types = try (0..<reader.readCount()).map { _ in
             let type = try QuantityType(from: &reader)

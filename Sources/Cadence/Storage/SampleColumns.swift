@@ -34,6 +34,9 @@ package struct SampleColumns: Sendable {
     package var metadataIndex: [Int32] = []
     /// The distinct metadata dictionaries referred to by ``metadataIndex``.
     package var metadataSets: [[String: String]] = []
+    /// Each row's occurrence among identical records of its file (SPEC §1), part of its derived
+    /// UUID; empty when every row's is 0, as it almost always is.
+    package var occurrence: [UInt32] = []
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
     private var metadataLookup: [[String: String]: Int32] = [:]
 
@@ -56,7 +59,7 @@ package struct SampleColumns: Sendable {
     /// Appends one row; optional fields materialise their column on first use.
     package mutating func append(start: Int64, end: Int64, value: Double, provenance: UInt32, sequence: Int64 = 0,
                                  flags: UInt8 = 0, uuid: UUID? = nil, creation: Int64? = nil,
-                                 metadata: [String: String] = [:]) {
+                                 metadata: [String: String] = [:], occurrence: UInt32 = 0) {
         let row = count
         self.start.append(start)
         self.end.append(end)
@@ -78,6 +81,10 @@ package struct SampleColumns: Sendable {
         if !metadata.isEmpty || !metadataIndex.isEmpty {
             if metadataIndex.isEmpty { metadataIndex = [Int32](repeating: 0, count: row) }
             metadataIndex.append(metadata.isEmpty ? 0 : metadataNumber(metadata))
+        }
+        if occurrence != 0 || !self.occurrence.isEmpty {
+            if self.occurrence.isEmpty { self.occurrence = [UInt32](repeating: 0, count: row) }
+            self.occurrence.append(occurrence)
         }
     }
 
@@ -106,6 +113,10 @@ package struct SampleColumns: Sendable {
         return creation[row]
     }
 
+    /// The row's occurrence number (SPEC §1).
+    @inline(__always)
+    package func occurrence(at row: Int) -> UInt32 { occurrence.isEmpty ? 0 : occurrence[row] }
+
     /// The row's metadata.
     package func metadata(at row: Int) -> [String: String] {
         guard !metadataIndex.isEmpty else { return [:] }
@@ -132,6 +143,7 @@ package struct SampleColumns: Sendable {
         Self.appendOptional(other.flags, to: &flags, existing: existing, added: other.count, absent: 0)
         Self.appendOptional(other.explicitUUIDs, to: &explicitUUIDs, existing: existing, added: other.count, absent: nil)
         Self.appendOptional(other.creation, to: &creation, existing: existing, added: other.count, absent: Self.absent)
+        Self.appendOptional(other.occurrence, to: &occurrence, existing: existing, added: other.count, absent: 0)
         guard !other.metadataIndex.isEmpty || !metadataIndex.isEmpty else { return }
         var numbers: [Int32] = [0]
         for metadata in other.metadataSets { numbers.append(metadataNumber(metadata)) }
@@ -152,9 +164,9 @@ package struct SampleColumns: Sendable {
         }
     }
 
-    /// Whether no row has flags, an explicit UUID, a creation time or metadata.
+    /// Whether no row has flags, an explicit UUID, a creation time, metadata or an occurrence number.
     package var hasOnlyQueryColumns: Bool {
-        flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty
+        flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
     }
 
     /// The rows at `rows`, in that order.
@@ -173,7 +185,7 @@ package struct SampleColumns: Sendable {
         for row in rows {
             result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
                           sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
-                          creation: creation(at: row), metadata: metadata(at: row))
+                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row))
         }
         return result
     }

@@ -17,13 +17,13 @@ package final class StoreSnapshot: Sendable {
     /// Anchors before this sequence may have lost deletions.
     package let deletionHorizon: Int64
     package let provenances: [Provenance]
-    package let sourcePriority: [String]
+    package let sourcePriority: SourcePriorities
     package let types: [String: TypeSnapshot]
     /// Retained deletions in change order.
     package let tombstones: [Tombstone]
 
     package init(storeIdentifier: UUID, lastSequence: Int64, deletionHorizon: Int64, provenances: [Provenance],
-                 sourcePriority: [String], types: [String: TypeSnapshot], tombstones: [Tombstone]) {
+                 sourcePriority: SourcePriorities, types: [String: TypeSnapshot], tombstones: [Tombstone]) {
         self.storeIdentifier = storeIdentifier
         self.lastSequence = lastSequence
         self.deletionHorizon = deletionHorizon

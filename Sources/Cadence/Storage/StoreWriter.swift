@@ -162,9 +162,10 @@ struct StoreWriter: Sendable {
                 headCount += columns.count
                 lastSequence = max(lastSequence, last)
                 if var index = uuidIndexes[type.identifier] {
+                    let identity = SampleIdentity(type: type.identifier, provenances: provenances)
+                    let metadataDigests = SampleIdentity.metadataDigests(of: columns)
                     for row in 0..<columns.count {
-                        index.insert(StoredSample.uuid(of: columns, row: row, type: type.identifier,
-                                                       snapshotProvenances: provenances))
+                        index.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests))
                     }
                     uuidIndexes[type.identifier] = index
                 }
@@ -265,27 +266,29 @@ struct StoreWriter: Sendable {
         var seen = Set<UUID>(minimumCapacity: needsIndex ? columns.count : 0)
         var keep: [Int] = []
         keep.reserveCapacity(columns.count)
-        let sourceNames = numbers.map { provenances[Int($0)].source.name }
+        let identity = SampleIdentity(type: identifier, provenances: numbers.map { provenances[Int($0)] })
+        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
         let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
-        for row in 0..<columns.count {
-            if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
-                // Sorted, all derived, newer than the store: only rows with an equal start can collide.
-                var duplicate = false
-                var previous = row - 1
-                while previous >= 0 && columns.start[previous] == columns.start[row] {
-                    if columns.end[previous] == columns.end[row] && columns.value[previous] == columns.value[row]
-                        && sourceNames[Int(columns.provenance[previous])] == sourceNames[Int(columns.provenance[row])] {
-                        duplicate = true
-                        break
-                    }
-                    previous -= 1
+        if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
+            // Sorted, all derived, newer than the store: only rows with an equal start can collide,
+            // so only runs of equal starts are hashed.
+            var runUUIDs: Set<UUID> = []
+            for row in 0..<columns.count {
+                let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
+                let endsRun = row + 1 == columns.count || columns.start[row + 1] != columns.start[row]
+                if startsRun && endsRun {
+                    keep.append(row)
+                    continue
                 }
-                if !duplicate { keep.append(row) }
-                continue
+                if startsRun { runUUIDs.removeAll(keepingCapacity: true) }
+                if runUUIDs.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)).inserted {
+                    keep.append(row)
+                }
             }
-            let uuid = columns.explicitUUID(at: row)
-                ?? QuantitySample.derivedUUID(type: identifier, sourceName: sourceNames[Int(columns.provenance[row])],
-                                              start: columns.start[row], end: columns.end[row], value: columns.value[row])
+            return keep
+        }
+        for row in 0..<columns.count {
+            let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
             if stored.contains(uuid) || !seen.insert(uuid).inserted { continue }
             keep.append(row)
         }
@@ -294,8 +297,9 @@ struct StoreWriter: Sendable {
 
     private static func buildIndex(_ type: TypeSnapshot, provenances: [Provenance]) throws -> Set<UUID> {
         var index = Set<UUID>()
+        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
         try StoredSample.forEachRow(of: type, details: true) { columns, row in
-            index.insert(StoredSample.uuid(of: columns, row: row, type: type.type.identifier, snapshotProvenances: provenances))
+            index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
         }
         return index
     }
@@ -328,14 +332,14 @@ struct StoreWriter: Sendable {
         return (updated, tombstones.count, change)
     }
 
-    mutating func setSourcePriority(_ names: [String], snapshot: StoreSnapshot) throws -> StoreSnapshot {
+    mutating func setSourcePriority(_ priorities: SourcePriorities, snapshot: StoreSnapshot) throws -> StoreSnapshot {
         try checkWritable()
         var updated = manifest
-        updated.sourcePriority = names
+        updated.sourcePriority = priorities
         try installManifest(updated)
         return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
                              deletionHorizon: snapshot.deletionHorizon, provenances: snapshot.provenances,
-                             sourcePriority: names, types: snapshot.types, tombstones: snapshot.tombstones)
+                             sourcePriority: priorities, types: snapshot.types, tombstones: snapshot.tombstones)
     }
 
     // MARK: Flushing and compaction

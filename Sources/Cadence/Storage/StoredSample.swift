@@ -31,13 +31,16 @@ package enum StoredSample {
         }
     }
 
-    /// The UUID of a stored row: its explicit one, or the one derived from its content.
+    /// The UUID of a stored row: its explicit one, or the one derived from its attributes and
+    /// occurrence (SPEC §1). For many rows, use a ``SampleIdentity`` built once.
     package static func uuid(of columns: SampleColumns, row: Int, type: String, snapshotProvenances: [Provenance]) -> UUID {
         if let uuid = columns.explicitUUID(at: row) { return uuid }
         let number = Int(columns.provenance[row])
-        let name = number < snapshotProvenances.count ? snapshotProvenances[number].source.name : ""
-        return QuantitySample.derivedUUID(type: type, sourceName: name, start: columns.start[row], end: columns.end[row],
-                                          value: columns.value[row])
+        let provenance = number < snapshotProvenances.count ? snapshotProvenances[number] : Provenance(source: Source(name: ""))
+        return QuantitySample.derivedUUID(type: type, provenance: provenance, value: columns.value[row],
+                                          start: columns.start[row], end: columns.end[row],
+                                          creation: columns.creation(at: row), metadata: columns.metadata(at: row),
+                                          occurrence: Int(columns.occurrence(at: row)))
     }
 
     /// A public sample for a stored row.

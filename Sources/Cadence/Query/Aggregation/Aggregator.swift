@@ -58,7 +58,7 @@ package struct Aggregator {
         self.predicate = predicate
         self.options = options
         self.edges = edges
-        self.ranking = SourceRanking(provenances: snapshot.provenances, priority: sourcePriority ?? snapshot.sourcePriority)
+        self.ranking = SourceRanking(provenances: snapshot.provenances, priority: sourcePriority ?? snapshot.sourcePriority.list(for: type.identifier))
     }
 
     /// A unit of work: a chunk file, part of one, or a head batch.
