@@ -70,6 +70,8 @@ struct UnitAtom: Sendable {
         "%": UnitAtom(UnitDimension()),
         "dBASPL": UnitAtom(UnitDimension(soundPressureLevel: 1), standsAlone: true),
         "IU": UnitAtom(UnitDimension(internationalUnits: 1)),
+        // Apple's 1–10 workout effort rating, a scale of its own: convertible only to itself.
+        "appleEffortScore": UnitAtom(UnitDimension(effortScore: 1)),
     ]
 
     /// The SI prefixes and their decimal exponents, longest symbol first.
