@@ -333,7 +333,7 @@ struct UnitParser {
             guard abs(factor.exponent) <= UnitParser.maximumExponent else {
                 throw failure("the power of \(factor.symbol) exceeds \(UnitParser.maximumExponent)")
             }
-            dimension.exponents &+= factor.atom.dimension.exponents &* Int32(factor.exponent)
+            dimension.exponents &+= factor.atom.dimension.exponents &* Int16(factor.exponent)
             scale.factor *= Foundation.pow(factor.atom.scale.factor, Double(factor.exponent))
             scale.powerOfTen += factor.atom.scale.powerOfTen * factor.exponent
         }

@@ -254,7 +254,10 @@ public struct UnitConversion: Hashable, Sendable {
 /// The exponents of a unit over the base dimensions (and the pseudo-dimensions Cadence keeps apart).
 struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
     /// Exponents in the order of ``names``; the lanes past them stay zero.
-    var exponents = SIMD16<Int32>()
+    ///
+    /// 16-bit lanes are ample, because the parser caps each power at 99 and a unit string at 256
+    /// characters, and keep sixteen lanes in the 32 bytes eight 32-bit ones took.
+    var exponents = SIMD16<Int16>()
 
     /// The base dimensions' names, in the order of ``exponents``.
     static let names = [
@@ -264,9 +267,9 @@ struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a dimension from exponents of the SI base dimensions and the pseudo-dimensions.
     init(
-        mass: Int32 = 0, length: Int32 = 0, time: Int32 = 0, temperature: Int32 = 0,
-        amount: Int32 = 0, current: Int32 = 0, soundPressureLevel: Int32 = 0,
-        internationalUnits: Int32 = 0, effortScore: Int32 = 0
+        mass: Int16 = 0, length: Int16 = 0, time: Int16 = 0, temperature: Int16 = 0,
+        amount: Int16 = 0, current: Int16 = 0, soundPressureLevel: Int16 = 0,
+        internationalUnits: Int16 = 0, effortScore: Int16 = 0
     ) {
         exponents = SIMD16(
             mass, length, time, temperature, amount, current, soundPressureLevel, internationalUnits,
