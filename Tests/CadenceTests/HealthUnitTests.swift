@@ -43,6 +43,9 @@ struct HealthUnitTests {
             ("atm", "Pa", 101325), ("inHg", "Pa", 3386.39),
             // Dimensionless and pseudo-dimensional atoms.
             ("count", "%", 1), ("%", "count", 1), ("dBASPL", "dBASPL", 1), ("IU", "IU", 1),
+            ("appleEffortScore", "appleEffortScore", 1),
+            // Units of the newer HealthKit types: microsiemens, METs, flow rate.
+            ("mcS", "S", 1e-6), ("kcal/(kg*hr)", "kcal/hr·kg", 1), ("L/min", "mL/s", 1000.0 / 60),
             // Derived SI units against their definitions.
             ("J", "kg·m^2/s^2", 1), ("W", "J/s", 1), ("Pa", "kg/m·s^2", 1), ("Hz", "count/s", 1),
             ("L", "dm^3", 1), ("mL", "cm^3", 1), ("S·V", "W/V", 1), ("kcal/hr", "W", 4184.0 / 3600),
@@ -145,6 +148,8 @@ struct HealthUnitTests {
             ("%", "Hz"),               // dimensionless vs frequency
             ("dBASPL", "count"),       // sound pressure level is its own dimension
             ("IU", "g"),               // so is the international unit
+            ("appleEffortScore", "count"), // and Apple's effort score
+            ("appleEffortScore", "IU"),    // which is not the international unit either
             ("mol", "g"),              // a mole without molar mass is an amount, not a mass
             ("mg/dL", "mmol/L"),       // so glucose needs the molar mass
             ("J", "W"),                // energy vs power
@@ -235,7 +240,7 @@ struct HealthUnitTests {
             (.milligramsPerDeciliter, "mg/dL"), (.millimeterOfMercury, "mmHg"),
             (.degreeCelsius, "degC"), (.degreeFahrenheit, "degF"), (.kelvin, "K"),
             (.vo2Max, "mL/kg·min"), (.meterPerSecond, "m/s"), (.decibelASPL, "dBASPL"),
-            (.internationalUnit, "IU"),
+            (.internationalUnit, "IU"), (.appleEffortScore, "appleEffortScore"),
         ])
     func staticUnits(unit: HealthUnit, string: String) throws {
         let parsed = try HealthUnit(string)

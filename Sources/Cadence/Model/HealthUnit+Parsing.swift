@@ -70,6 +70,8 @@ struct UnitAtom: Sendable {
         "%": UnitAtom(UnitDimension()),
         "dBASPL": UnitAtom(UnitDimension(soundPressureLevel: 1), standsAlone: true),
         "IU": UnitAtom(UnitDimension(internationalUnits: 1)),
+        // Apple's 1–10 workout effort rating, a scale of its own: convertible only to itself.
+        "appleEffortScore": UnitAtom(UnitDimension(effortScore: 1)),
     ]
 
     /// The SI prefixes and their decimal exponents, longest symbol first.
@@ -331,7 +333,7 @@ struct UnitParser {
             guard abs(factor.exponent) <= UnitParser.maximumExponent else {
                 throw failure("the power of \(factor.symbol) exceeds \(UnitParser.maximumExponent)")
             }
-            dimension.exponents &+= factor.atom.dimension.exponents &* Int32(factor.exponent)
+            dimension.exponents &+= factor.atom.dimension.exponents &* Int16(factor.exponent)
             scale.factor *= Foundation.pow(factor.atom.scale.factor, Double(factor.exponent))
             scale.powerOfTen += factor.atom.scale.powerOfTen * factor.exponent
         }

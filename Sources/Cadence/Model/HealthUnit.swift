@@ -45,9 +45,10 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible, Codable {
     ///
     /// The grammar has atoms (`g m L s J K Pa S Hz V W mol<M>`, which take the prefixes
     /// `da h k M G T d c m mc n p f`, and `oz lb st in ft yd mi min hr d cal kcal Cal degC degF
-    /// mmHg cmAq atm inHg count % dBASPL IU`, which do not), multiplication written `.`, `*` or
-    /// `·`, at most one `/` per group (everything after it is the denominator), integer powers
-    /// such as `^2` or `^-1`, and parentheses. `degC`, `degF` and `dBASPL` must stand alone.
+    /// mmHg cmAq atm inHg count % dBASPL IU appleEffortScore`, which do not), multiplication
+    /// written `.`, `*` or `·`, at most one `/` per group (everything after it is the
+    /// denominator), integer powers such as `^2` or `^-1`, and parentheses. `degC`, `degF` and
+    /// `dBASPL` must stand alone.
     ///
     /// - Parameter string: The unit string, such as `"mL/kg·min"`. Surrounding white space is ignored.
     /// - Throws: ``CadenceError`` with code ``CadenceError/Code/unknownUnit`` when the string does
@@ -213,6 +214,8 @@ extension HealthUnit {
     public static let decibelASPL = HealthUnit(known: "dBASPL")
     /// The international unit, `IU`, convertible only to itself.
     public static let internationalUnit = HealthUnit(known: "IU")
+    /// Apple's workout effort score, `appleEffortScore` (1 to 10), convertible only to itself.
+    public static let appleEffortScore = HealthUnit(known: "appleEffortScore")
 }
 
 /// A resolved conversion between two units: `result = value × scale + offset`.
@@ -250,23 +253,27 @@ public struct UnitConversion: Hashable, Sendable {
 
 /// The exponents of a unit over the base dimensions (and the pseudo-dimensions Cadence keeps apart).
 struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
-    /// Exponents in the order of ``names``.
-    var exponents = SIMD8<Int32>()
+    /// Exponents in the order of ``names``; the lanes past them stay zero.
+    ///
+    /// 16-bit lanes are ample, because the parser caps each power at 99 and a unit string at 256
+    /// characters, and keep sixteen lanes in the 32 bytes eight 32-bit ones took.
+    var exponents = SIMD16<Int16>()
 
     /// The base dimensions' names, in the order of ``exponents``.
     static let names = [
         "mass", "length", "time", "temperature", "amount", "current", "sound pressure level",
-        "international units",
+        "international units", "effort score",
     ]
 
     /// Creates a dimension from exponents of the SI base dimensions and the pseudo-dimensions.
     init(
-        mass: Int32 = 0, length: Int32 = 0, time: Int32 = 0, temperature: Int32 = 0,
-        amount: Int32 = 0, current: Int32 = 0, soundPressureLevel: Int32 = 0,
-        internationalUnits: Int32 = 0
+        mass: Int16 = 0, length: Int16 = 0, time: Int16 = 0, temperature: Int16 = 0,
+        amount: Int16 = 0, current: Int16 = 0, soundPressureLevel: Int16 = 0,
+        internationalUnits: Int16 = 0, effortScore: Int16 = 0
     ) {
-        exponents = SIMD8(
-            mass, length, time, temperature, amount, current, soundPressureLevel, internationalUnits)
+        exponents = SIMD16(
+            mass, length, time, temperature, amount, current, soundPressureLevel, internationalUnits,
+            effortScore, 0, 0, 0, 0, 0, 0, 0)
     }
 
     /// The dimension written as a product of base dimensions, such as `mass·length^-3`.

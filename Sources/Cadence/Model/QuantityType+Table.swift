@@ -6,10 +6,17 @@
 //===----------------------------------------------------------------------===//
 
 extension QuantityType {
-    /// The known types as data (SPEC §1): identifier suffix, canonical unit, aggregation style.
-    private static let rows: [(suffixes: [String], unit: String, style: AggregationStyle)] = [
-        (["StepCount", "FlightsClimbed", "PushCount", "SwimmingStrokeCount", "NumberOfTimesFallen",
-          "InhalerUsage", "NikeFuel", "UVExposure"], "count", .cumulative),
+    /// Every HealthKit quantity type identifier, as data (SPEC §1): identifier suffixes that share a
+    /// canonical unit and an aggregation style.
+    ///
+    /// Units and styles are the ones HealthKit's `HKTypeIdentifiers.h` gives each identifier, with one
+    /// deliberate difference: heart rate and respiratory rate are kept in `count/min`, as SPEC §1 asks,
+    /// where the header names `count/s`. The two units are compatible, and beats or breaths per
+    /// minute is what exports carry and people type.
+    static let rows: [(suffixes: [String], unit: String, style: AggregationStyle)] = [
+        // Values that add up over time.
+        (["StepCount", "FlightsClimbed", "PushCount", "SwimmingStrokeCount", "NikeFuel", "NumberOfTimesFallen",
+          "InhalerUsage", "NumberOfAlcoholicBeverages"], "count", .cumulative),
         (["DistanceWalkingRunning", "DistanceCycling", "DistanceSwimming", "DistanceWheelchair",
           "DistanceDownhillSnowSports", "DistanceRowing", "DistanceSkatingSports", "DistancePaddleSports",
           "DistanceCrossCountrySkiing"], "m", .cumulative),
@@ -24,22 +31,44 @@ extension QuantityType {
           "DietaryNiacin", "DietaryPhosphorus", "DietaryRiboflavin", "DietaryThiamin", "DietaryZinc",
           "DietaryBiotin", "DietaryChloride", "DietaryChromium", "DietaryCopper", "DietaryIodine",
           "DietaryManganese", "DietaryMolybdenum", "DietaryPantothenicAcid", "DietarySelenium"], "g", .cumulative),
+        (["InsulinDelivery"], "IU", .cumulative),
+        // Levels held for a while: each value weighs by the time it covers.
         (["HeartRate"], "count/min", .discreteTemporallyWeighted),
-        (["RestingHeartRate", "WalkingHeartRateAverage", "HeartRateRecoveryOneMinute", "RespiratoryRate"],
-         "count/min", .discreteArithmetic),
-        (["HeartRateVariabilitySDNN"], "ms", .discreteArithmetic),
-        (["OxygenSaturation", "BodyFatPercentage", "WalkingAsymmetryPercentage",
-          "WalkingDoubleSupportPercentage"], "%", .discreteArithmetic),
+        (["AtrialFibrillationBurden"], "%", .discreteTemporallyWeighted),
+        // Readings that each count once.
+        (["RestingHeartRate", "WalkingHeartRateAverage", "HeartRateRecoveryOneMinute", "RespiratoryRate",
+          "CyclingCadence"], "count/min", .discreteArithmetic),
+        (["HeartRateVariabilitySDNN", "RunningGroundContactTime"], "ms", .discreteArithmetic),
+        (["OxygenSaturation", "BodyFatPercentage", "WalkingAsymmetryPercentage", "WalkingDoubleSupportPercentage",
+          "AppleWalkingSteadiness", "BloodAlcoholContent", "PeripheralPerfusionIndex"], "%", .discreteArithmetic),
         (["BodyMass", "LeanBodyMass"], "kg", .discreteArithmetic),
-        (["Height", "WaistCircumference", "WalkingStepLength"], "m", .discreteArithmetic),
-        (["BodyMassIndex"], "count", .discreteArithmetic),
+        (["Height", "WaistCircumference", "WalkingStepLength", "RunningStrideLength", "SixMinuteWalkTestDistance",
+          "UnderwaterDepth"], "m", .discreteArithmetic),
+        (["RunningVerticalOscillation"], "cm", .discreteArithmetic),
+        // The UV index is a level, not an amount: summing it over a day means nothing.
+        (["BodyMassIndex", "UVExposure", "AppleSleepingBreathingDisturbances"], "count", .discreteArithmetic),
         (["BloodGlucose"], "mg/dL", .discreteArithmetic),
         (["BloodPressureSystolic", "BloodPressureDiastolic"], "mmHg", .discreteArithmetic),
-        (["BodyTemperature", "BasalBodyTemperature"], "degC", .discreteArithmetic),
+        (["BodyTemperature", "BasalBodyTemperature", "AppleSleepingWristTemperature", "WaterTemperature"], "degC",
+         .discreteArithmetic),
         (["VO2Max"], "mL/kg·min", .discreteArithmetic),
-        (["WalkingSpeed", "RunningSpeed"], "m/s", .discreteArithmetic),
-        (["EnvironmentalAudioExposure", "HeadphoneAudioExposure"], "dBASPL", .discreteEquivalentContinuousLevel),
+        (["WalkingSpeed", "RunningSpeed", "StairAscentSpeed", "StairDescentSpeed", "CyclingSpeed",
+          "CrossCountrySkiingSpeed", "PaddleSportsSpeed", "RowingSpeed"], "m/s", .discreteArithmetic),
+        (["CyclingPower", "CyclingFunctionalThresholdPower", "RunningPower"], "W", .discreteArithmetic),
+        // METs: kilocalories per kilogram of body mass per hour.
+        (["PhysicalEffort"], "kcal/hr·kg", .discreteArithmetic),
+        (["WorkoutEffortScore", "EstimatedWorkoutEffortScore"], "appleEffortScore", .discreteArithmetic),
+        (["ElectrodermalActivity"], "S", .discreteArithmetic),
+        (["ForcedVitalCapacity", "ForcedExpiratoryVolume1"], "L", .discreteArithmetic),
+        (["PeakExpiratoryFlowRate"], "L/min", .discreteArithmetic),
+        // Sound levels, averaged as energy.
+        (["EnvironmentalAudioExposure", "HeadphoneAudioExposure", "EnvironmentalSoundReduction"], "dBASPL",
+         .discreteEquivalentContinuousLevel),
     ]
+
+    /// Short names that do not follow the rule of lowering the suffix's first letter: HealthKit's Swift
+    /// names lower a leading acronym whole.
+    static let irregularShortIdentifiers: [String: String] = ["UVExposure": "uvExposure", "VO2Max": "vo2Max"]
 
     /// Every known type, keyed by its full identifier.
     static let table: [String: QuantityType] = {
@@ -50,11 +79,17 @@ extension QuantityType {
             guard let unit = try? HealthUnit(row.unit) else { continue }
             for suffix in row.suffixes {
                 let identifier = identifierPrefix + suffix
-                table[identifier] = QuantityType(identifier: identifier, aggregationStyle: row.style, canonicalUnit: unit)
+                table[identifier] = QuantityType(
+                    identifier: identifier, aggregationStyle: row.style, canonicalUnit: unit)
             }
         }
         return table
     }()
+
+    /// Every known type, keyed by its short name in lowercase, so that `uvExposure`, `UVExposure`
+    /// and `uVExposure` all find the same type.
+    static let tableByLowercasedShortIdentifier: [String: QuantityType] = Dictionary(
+        uniqueKeysWithValues: table.values.map { ($0.shortIdentifier.lowercased(), $0) })
 
     /// Every type in Cadence's table, sorted by identifier.
     public static var allKnown: [QuantityType] { table.values.sorted { $0.identifier < $1.identifier } }

@@ -33,7 +33,7 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     /// Looks up a known type by its identifier, long (`HKQuantityTypeIdentifierStepCount`) or
-    /// short (`stepCount`, any case for the first letter).
+    /// short: HealthKit's Swift name (`stepCount`, `uvExposure`, `vo2Max`) in any letter case.
     ///
     /// - Throws: ``CadenceError/Code/unknownType`` when the identifier is not in the table.
     public init(_ identifier: String) throws {
@@ -43,11 +43,15 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
         self = type
     }
 
-    /// The known type for an identifier, long or short, or `nil`.
+    /// The known type for an identifier, or `nil`.
     ///
-    /// - Complexity: O(1).
+    /// A long identifier must match exactly, so an import keeps a misspelled one as an unknown
+    /// type rather than merging it into another; a short name matches in any letter case.
+    ///
+    /// - Complexity: O(n) in the identifier's length.
     public static func known(_ identifier: String) -> QuantityType? {
-        QuantityType.table[QuantityType.fullIdentifier(identifier)]
+        if identifier.hasPrefix(identifierPrefix) { return table[identifier] }
+        return tableByLowercasedShortIdentifier[identifier.lowercased()]
     }
 
     /// A type for data arriving with an identifier Cadence does not know: stored in the unit it
@@ -56,19 +60,26 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
         QuantityType(identifier: fullIdentifier(identifier), aggregationStyle: .discreteArithmetic, canonicalUnit: unit)
     }
 
-    /// The long form of an identifier: `stepCount` → `HKQuantityTypeIdentifierStepCount`.
+    /// The long form of an identifier: `stepCount` → `HKQuantityTypeIdentifierStepCount`,
+    /// `uvExposure` → `HKQuantityTypeIdentifierUVExposure`.
+    ///
+    /// A known type's short name, in any letter case, gives its identifier; any other name gets
+    /// the prefix and an uppercase first letter.
     public static func fullIdentifier(_ identifier: String) -> String {
         if identifier.hasPrefix(identifierPrefix) { return identifier }
+        if let known = known(identifier) { return known.identifier }
         guard let first = identifier.first else { return identifier }
         return identifierPrefix + first.uppercased() + identifier.dropFirst()
     }
 
-    /// The short form of the identifier: `HKQuantityTypeIdentifierStepCount` → `stepCount`.
+    /// The short form of the identifier, HealthKit's Swift name: `HKQuantityTypeIdentifierStepCount`
+    /// → `stepCount`, `HKQuantityTypeIdentifierUVExposure` → `uvExposure`.
     public var shortIdentifier: String {
         guard identifier.hasPrefix(Self.identifierPrefix) else { return identifier }
-        let rest = identifier.dropFirst(Self.identifierPrefix.count)
-        guard let first = rest.first else { return identifier }
-        return first.lowercased() + rest.dropFirst()
+        let suffix = String(identifier.dropFirst(Self.identifierPrefix.count))
+        if let irregular = Self.irregularShortIdentifiers[suffix] { return irregular }
+        guard let first = suffix.first else { return identifier }
+        return first.lowercased() + suffix.dropFirst()
     }
 
     /// The values a sample of this type may have, in the canonical unit **[Cadence rule]**:
