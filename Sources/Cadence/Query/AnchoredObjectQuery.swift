@@ -112,12 +112,10 @@ extension HealthStore {
         enum Item { case sample(QuantitySample), deleted(DeletedObject) }
         var items: [(sequence: Int64, item: Item)] = []
         if let type = snapshot.types[query.quantityType.identifier] {
-            var changed = type
-            changed.chunks = type.chunks.filter { $0.summary.hasChanges(after: after) }
-            try StoredSample.forEachRow(of: changed, details: true) { columns, row in
+            var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
+            plan.changedAfter = after
+            try type.forEachSelectedRow(plan) { columns, row in
                 guard columns.sequence[row] > after,
-                      query.predicate.matches(columns: columns, row: row, provenances: snapshot.provenances,
-                                              typeIdentifier: type.type.identifier, canonicalUnit: type.type.canonicalUnit),
                       let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances)
                 else { return }
                 items.append((columns.sequence[row], .sample(sample)))

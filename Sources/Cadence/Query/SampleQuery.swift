@@ -48,16 +48,10 @@ extension HealthStore {
         let snapshot = snapshot()
         try query.predicate.validate(for: query.quantityType)
         guard let type = snapshot.types[query.quantityType.identifier] else { return [] }
-        let bounds = query.predicate.pruningBounds
         var rows: [(start: Int64, end: Int64, sequence: Int64, sample: QuantitySample)] = []
-        var pruned = type
-        pruned.chunks = type.chunks.filter {
-            $0.summary.maximumEnd >= bounds.endAtLeast && $0.summary.minimumStart < bounds.startBelow
-        }
-        try StoredSample.forEachRow(of: pruned, details: true) { columns, row in
-            guard query.predicate.matches(columns: columns, row: row, provenances: snapshot.provenances,
-                                          typeIdentifier: type.type.identifier, canonicalUnit: type.type.canonicalUnit),
-                  let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances)
+        let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
+        try type.forEachSelectedRow(plan) { columns, row in
+            guard let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances)
             else { return }
             rows.append((columns.start[row], columns.end[row], columns.sequence[row], sample))
         }

@@ -30,11 +30,10 @@ public struct StatisticsCollection: Sendable {
     /// The time span the query's samples can reach, from the summaries of the units it selects.
     private static func dataSpan(query: StatisticsCollectionQuery, snapshot: StoreSnapshot) -> ClosedRange<Int64>? {
         guard let type = snapshot.types[query.quantityType.identifier] else { return nil }
-        let bounds = query.predicate.pruningBounds
+        let plan = ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances))
         var low = Int64.max
         var high = Int64.min
-        for summary in type.chunks.map(\.summary) + type.head.map(\.summary)
-        where summary.count > 0 && summary.maximumEnd >= bounds.endAtLeast && summary.minimumStart < bounds.startBelow {
+        for summary in type.chunks.map(\.summary) + type.head.map(\.summary) where plan.mayMatch(summary) {
             low = min(low, summary.minimumStart)
             high = max(high, summary.maximumEnd)
         }

@@ -73,3 +73,33 @@ package struct SourceRanking: Sendable {
         self.rankCount = distinct.count
     }
 }
+
+extension SourceRanking {
+    /// The single source of a run, or nil when it has several.
+    func singleSource(_ summary: SampleSummary) -> Int? {
+        guard let first = summary.provenances.first, Int(first) < sourceOfProvenance.count else { return nil }
+        let source = sourceOfProvenance[Int(first)]
+        for provenance in summary.provenances.dropFirst()
+        where Int(provenance) >= sourceOfProvenance.count || sourceOfProvenance[Int(provenance)] != source {
+            return nil
+        }
+        return Int(source)
+    }
+
+    /// Marks the sources of a run as seen.
+    func markSources(_ summary: SampleSummary, in seen: inout [Bool]) {
+        for provenance in summary.provenances where Int(provenance) < sourceOfProvenance.count {
+            seen[Int(sourceOfProvenance[Int(provenance)])] = true
+        }
+    }
+
+    /// The merge ranks a run's samples can have.
+    func ranks(of summary: SampleSummary) -> [Int32] {
+        summary.provenances.flatMap { provenance -> [Int32] in
+            let base = Int(provenance) * 2
+            guard base + 1 < rankOfProvenance.count else { return [] }
+            return summary.userEnteredCount > 0 ? [rankOfProvenance[base], rankOfProvenance[base + 1]]
+                : [rankOfProvenance[base]]
+        }
+    }
+}

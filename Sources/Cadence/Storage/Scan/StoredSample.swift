@@ -7,8 +7,8 @@
 
 import Foundation
 
-/// Row-level access to a type's stored samples (chunks, then head), skipping deleted ones: the
-/// simple path used by deletes, UUID indexes, sample listings and compaction.
+/// Row-level access to a type's stored samples (chunks, then head), skipping deleted ones, through
+/// the scan: used by deletes, UUID indexes and compaction; and a stored row as a public sample.
 package enum StoredSample {
     /// Calls `body` for every visible row, chunk by chunk.
     ///
@@ -16,19 +16,9 @@ package enum StoredSample {
     /// - Complexity: O(*n*).
     package static func forEachRow(of type: TypeSnapshot, details: Bool,
                                    _ body: (SampleColumns, Int) throws -> Void) throws {
-        var scratch = SampleColumns()
-        for chunk in type.chunks {
-            let file = try chunk.file()
-            if details { scratch = try file.decodeAllColumns() } else { try file.decodeQueryColumns(into: &scratch) }
-            try visit(scratch, hidden: type.hiddenSequences, body)
-        }
-        for batch in type.head { try visit(batch.columns, hidden: type.hiddenSequences, body) }
-    }
-
-    private static func visit(_ columns: SampleColumns, hidden: Set<Int64>, _ body: (SampleColumns, Int) throws -> Void) rethrows {
-        for row in 0..<columns.count where hidden.isEmpty || !hidden.contains(columns.sequence[row]) {
-            try body(columns, row)
-        }
+        var plan = ScanPlan(selection: RowSelection(.all, type: type, provenances: []))
+        plan.readsDetails = details
+        try type.forEachSelectedRow(plan, body)
     }
 
     /// The UUID of a stored row: its explicit one, or the one derived from its attributes and

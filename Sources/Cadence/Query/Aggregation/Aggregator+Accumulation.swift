@@ -1,0 +1,197 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The per-unit kernel: each unit of a scan becomes partial interval accumulators.
+extension Aggregator {
+    /// What one unit contributes: accumulators for the intervals it touches, from `first` on.
+    struct Partial {
+        var first = 0
+        var merged: [IntervalAccumulator] = []
+        var perSource: [Int: [IntervalAccumulator]] = [:]
+        /// Which merge ranks the selected samples have (merging is needed only for two or more).
+        var ranksSeen: [Bool] = []
+        /// The selected rows, for the time sweep (only gathered when it may be needed).
+        var sweepRows: [SweepRow] = []
+        /// Which sources contributed.
+        var sourcesSeen: [Bool] = []
+    }
+
+    /// Accumulates one unit: blocks answered by their summaries are added whole, decoded blocks
+    /// row by row; with `gatherRows`, the unit's selected rows are also kept for the sweep.
+    func accumulate(_ unit: ScanUnit, selection: RowSelection, separate: Bool, gatherRows: Bool) -> Partial {
+        var partial = Partial()
+        partial.ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
+        partial.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count)
+        let intervals = IntervalLookup(edges: edges)
+        guard let range = intervals.range(of: unit.summary) else { return partial }
+        partial.first = range.lowerBound
+        partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
+        for block in unit.blocks {
+            if block.isAnsweredBySummary, let interval = intervals.containing(block.summary) {
+                partial.merged[interval - partial.first].add(block.summary)
+                if separate, let source = ranking.singleSource(block.summary) {
+                    partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block.summary)
+                }
+                for rank in ranking.ranks(of: block.summary) { partial.ranksSeen[Int(rank)] = true }
+                ranking.markSources(block.summary, in: &partial.sourcesSeen)
+            } else if let rows = block.rows {
+                accumulateRows(unit.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
+                               separate: separate, sortedByStart: unit.isSortedByStart, into: &partial)
+            }
+        }
+        if gatherRows { gather(unit.columns, rows: unit.decodedRows, selection: selection, into: &partial.sweepRows) }
+        return partial
+    }
+
+    /// Accumulates decoded rows into the partial's intervals.
+    ///
+    /// - Parameter selectAll: Every row is known to be selected (its block summary said so), so
+    ///   the per-row selection is skipped.
+    func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, selection: RowSelection, selectAll: Bool,
+                                separate: Bool, sortedByStart: Bool = true, into partial: inout Partial) {
+        guard !rows.isEmpty else { return }
+        var selected = [Bool]()
+        if !selectAll {
+            selected = [Bool](repeating: false, count: rows.count)
+            for row in rows { selected[row - rows.lowerBound] = selection.selects(columns, row) }
+        }
+        let hasFlags = !columns.flags.isEmpty
+        var ranksSeen = partial.ranksSeen
+        var sourcesSeen = partial.sourcesSeen
+        var perSource = partial.perSource
+        let first = partial.first
+        let style = type.aggregationStyle
+        let intervalCount = edges.count - 1
+        let sourceOfProvenance = ranking.sourceOfProvenance
+        let rankOfProvenance = ranking.rankOfProvenance
+        let emptyIntervals = separate ? [IntervalAccumulator](repeating: IntervalAccumulator(), count: partial.merged.count) : []
+        edges.withUnsafeBufferPointer { edges in
+        columns.start.withUnsafeBufferPointer { starts in
+        columns.end.withUnsafeBufferPointer { ends in
+        columns.value.withUnsafeBufferPointer { values in
+        columns.sequence.withUnsafeBufferPointer { sequences in
+        columns.provenance.withUnsafeBufferPointer { provenances in
+        partial.merged.withUnsafeMutableBufferPointer { merged in
+            // The interval of the previous row: rows are sorted by start, so the next row's
+            // interval is usually the same and the binary search is skipped.
+            var interval = -1
+            var intervalStart = Int64.max
+            var intervalEnd = Int64.min
+            var lastProvenance = -1
+
+            @inline(__always) func noteRank(_ row: Int, _ provenance: Int) {
+                if provenance != lastProvenance || hasFlags {
+                    lastProvenance = provenance
+                    let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
+                    if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
+                    if provenance < sourceOfProvenance.count { sourcesSeen[Int(sourceOfProvenance[provenance])] = true }
+                }
+            }
+
+            @inline(__always) func locate(_ start: Int64) {
+                if start >= intervalStart && start < intervalEnd { return }
+                // Binary search over the integer edges: no calendar work per sample.
+                interval = edges.partitionPoint { $0 > start } &- 1
+                intervalStart = interval >= 0 ? edges[interval] : Int64.min
+                intervalEnd = interval < intervalCount ? edges[interval &+ 1] : Int64.max
+            }
+
+            /// The general path: any sample, spread over every interval it overlaps.
+            func accumulateRow(_ row: Int) {
+                let start = starts[row]
+                let end = ends[row]
+                let value = values[row]
+                let sequence = sequences[row]
+                let provenance = Int(provenances[row])
+                noteRank(row, provenance)
+                let energy = style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value
+                locate(start)
+                if start == end {
+                    guard interval >= 0 && interval < intervalCount else { return }
+                    merged[interval &- first].add(start: start, end: end, value: value, energy: energy,
+                                                  sequence: sequence, overlap: 0)
+                    if separate {
+                        let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
+                        perSource[source, default: emptyIntervals][interval &- first]
+                            .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: 0)
+                    }
+                    return
+                }
+                var current = max(interval, 0)
+                while current < intervalCount && edges[current] < end {
+                    let overlap = min(end, edges[current &+ 1]) &- max(start, edges[current])
+                    if overlap > 0 {
+                        merged[current &- first].add(start: start, end: end, value: value, energy: energy,
+                                                     sequence: sequence, overlap: overlap)
+                        if separate {
+                            let source = provenance < sourceOfProvenance.count ? Int(sourceOfProvenance[provenance]) : 0
+                            perSource[source, default: emptyIntervals][current &- first]
+                                .add(start: start, end: end, value: value, energy: energy, sequence: sequence, overlap: overlap)
+                        }
+                    }
+                    current &+= 1
+                }
+            }
+
+            guard selectAll && !separate && sortedByStart else {
+                for row in rows where selectAll || selected[row &- rows.lowerBound] { accumulateRow(row) }
+                return
+            }
+            // Sorted, fully selected rows: take them interval by interval. Rows that lie wholly
+            // inside the interval add to a local accumulator (no proration, no search); rows
+            // crossing its end take the general path.
+            var row = rows.lowerBound
+            while row < rows.upperBound {
+                locate(starts[row])
+                guard interval >= 0 && interval < intervalCount else {
+                    accumulateRow(row)
+                    row &+= 1
+                    continue
+                }
+                let low = starts.partitionPoint(in: row &+ 1..<rows.upperBound) { $0 >= intervalEnd }
+                var local = IntervalAccumulator()
+                for inside in row..<low {
+                    let end = ends[inside]
+                    if end > intervalEnd {
+                        accumulateRow(inside)
+                        continue
+                    }
+                    noteRank(inside, Int(provenances[inside]))
+                    let value = values[inside]
+                    local.addContained(start: starts[inside], end: end, value: value,
+                                       energy: style == .discreteEquivalentContinuousLevel ? SampleSummary.energy(value, style: style) : value,
+                                       sequence: sequences[inside])
+                }
+                merged[interval &- first].merge(local)
+                row = low
+            }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        partial.ranksSeen = ranksSeen
+        partial.sourcesSeen = sourcesSeen
+        partial.perSource = perSource
+    }
+
+    /// Appends the selected rows of `columns` among `range` with their merge rank and source.
+    func gather(_ columns: SampleColumns, rows range: Range<Int>, selection: RowSelection, into rows: inout [SweepRow]) {
+        rows.reserveCapacity(rows.count + range.count)
+        let rankOfProvenance = ranking.rankOfProvenance
+        let sourceOfProvenance = ranking.sourceOfProvenance
+        for row in range where selection.selects(columns, row) {
+            let provenance = Int(columns.provenance[row])
+            let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+            rows.append(SweepRow(start: columns.start[row], end: columns.end[row], value: columns.value[row],
+                                 rank: rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0,
+                                 source: provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Finds intervals among sorted integer edges (interval `j` is `[edges[j], edges[j + 1])`) by
+/// binary search: no calendar work per sample or block.
+struct IntervalLookup: Sendable {
+    let edges: [Int64]
+
+    /// The number of intervals.
+    var count: Int { max(edges.count - 1, 0) }
+
+    /// The number of edges `<= time`.
+    @inline(__always)
+    func upperBound(_ time: Int64) -> Int {
+        edges.withUnsafeBufferPointer { edges in edges.partitionPoint { $0 > time } }
+    }
+
+    /// The first and last interval a run of samples can touch, or nil when it touches none.
+    @inline(__always)
+    func range(of summary: SampleSummary) -> ClosedRange<Int>? {
+        let first = max(upperBound(summary.minimumStart) - 1, 0)
+        let last = min(upperBound(summary.maximumEnd) - 1, count - 1)
+        return first <= last ? first...last : nil
+    }
+
+    /// The interval that wholly contains a run (zero-length samples at the run's end included), if any.
+    func containing(_ summary: SampleSummary) -> Int? {
+        let index = upperBound(summary.minimumStart) - 1
+        guard index >= 0, index < count else { return nil }
+        let end = edges[index + 1]
+        return summary.maximumStart < end && summary.maximumEnd <= end ? index : nil
+    }
+}

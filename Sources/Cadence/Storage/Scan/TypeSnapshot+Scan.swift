@@ -1,0 +1,180 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// One unit of a scan's work — a chunk, part of one, or an unflushed batch — as the blocks a
+/// consumer reads: each answered by its summary, or decoded into ``columns``.
+package struct ScanUnit {
+    /// The unit's summary (for part of a chunk, the whole chunk's: a superset of its rows).
+    package let summary: SampleSummary
+    /// The decoded rows; empty when every block is answered by its summary.
+    package let columns: SampleColumns
+    /// The unit's blocks, in order.
+    package let blocks: [ScanBlock]
+    /// Whether the rows are sorted by start (chunks are; unflushed batches are in save order).
+    package let isSortedByStart: Bool
+    /// Every decoded row of the unit, in order (with ``ScanPlan/readsEveryRow``, all of its rows).
+    package let decodedRows: Range<Int>
+}
+
+/// A block of a scan: whole UTC hours of samples in a chunk (see ``ColumnCodec/blockBoundaries(_:)``),
+/// or a whole unflushed batch.
+package struct ScanBlock {
+    /// The block's summary.
+    package let summary: SampleSummary
+    /// The block's rows in ``ScanUnit/columns``, when they were decoded.
+    package let rows: Range<Int>?
+    /// Whether every row of the block is selected, so per-row tests may be skipped.
+    package let isWhollySelected: Bool
+    /// Whether the summary answers for the block (``ScanPlan/summaryAnswers`` accepted it and it
+    /// is wholly selected): the consumer uses the summary, not the rows.
+    package let isAnsweredBySummary: Bool
+}
+
+extension TypeSnapshot {
+    /// Work units per worker below which chunks are split into parts: with few units, the
+    /// workers' shares are uneven (9 chunks on 2 workers take 5 and 4 chunks' time).
+    static let unitsPerWorker = 8
+
+    /// Reads what `plan` needs, unit by unit on `parallelism` cores, and maps each unit with
+    /// `body`, keeping the units' order (by first start).
+    ///
+    /// Units the plan cannot use are pruned by their summaries; a wholly selected chunk whose
+    /// summary answers is not read at all; other chunks decode only the blocks whose summaries do
+    /// not answer (all of them with ``ScanPlan/readsEveryRow``).
+    ///
+    /// - Parameter minimumPartRows: The fewest rows in a part of a chunk (each part decompresses
+    ///   its chunk's query section again; tests lower it to split small chunks).
+    /// - Complexity: O(*c*) for *c* chunks plus the decoded rows, divided among the cores.
+    package func scan<Partial>(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int = 16_384,
+                               _ body: (ScanUnit) throws -> Partial) throws -> [Partial] {
+        let units = workUnits(plan, parallelism: parallelism, minimumPartRows: minimumPartRows)
+        return try concurrentMap(units, parallelism: parallelism) { unit in try body(try unit.read(plan)) }
+    }
+
+    /// Calls `body` for every selected row, chunks in the manifest's order then unflushed
+    /// batches in save order, on the calling thread.
+    ///
+    /// - Complexity: O(*n*) for the *n* rows of the units the plan does not prune.
+    package func forEachSelectedRow(_ plan: ScanPlan, _ body: (SampleColumns, Int) throws -> Void) throws {
+        let units = (chunks.map { WorkUnit.chunk($0, part: 0, parts: 1) } + head.map(WorkUnit.head))
+            .filter { plan.mayMatch($0.summary) }
+        for unit in units {
+            let scanned = try unit.read(plan)
+            for block in scanned.blocks {
+                guard let rows = block.rows else { continue }
+                for row in rows where block.isWhollySelected || plan.selection.selects(scanned.columns, row) {
+                    try body(scanned.columns, row)
+                }
+            }
+        }
+    }
+
+    /// The units `plan` can use, in order of first start, chunks split into parts when there are
+    /// too few units for the workers.
+    private func workUnits(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int) -> [WorkUnit] {
+        let units = (chunks.map { WorkUnit.chunk($0, part: 0, parts: 1) } + head.map(WorkUnit.head))
+            .filter { plan.mayMatch($0.summary) }
+            .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
+        let wanted = parallelism * Self.unitsPerWorker
+        // Decoding every column (a predicate on details) is not done by blocks, so parts would repeat it.
+        guard parallelism > 1, !plan.decodesEveryColumn, !units.isEmpty, units.count < wanted else { return units }
+        let partsWanted = (wanted + units.count - 1) / units.count
+        return units.flatMap { unit -> [WorkUnit] in
+            guard case .chunk(let chunk, _, _) = unit else { return [unit] }
+            let parts = max(1, min(partsWanted, chunk.summary.count / max(minimumPartRows, 1)))
+            return (0..<parts).map { WorkUnit.chunk(chunk, part: $0, parts: parts) }
+        }
+    }
+}
+
+/// A unit of work before it is read.
+private enum WorkUnit {
+    /// Part `part` of `parts` of a chunk's blocks, split by rows (`parts` is 1 for the whole chunk).
+    case chunk(ChunkHandle, part: Int, parts: Int)
+    case head(HeadBatch)
+
+    var summary: SampleSummary {
+        switch self {
+        case .chunk(let chunk, _, _): return chunk.summary
+        case .head(let batch): return batch.summary
+        }
+    }
+
+    func read(_ plan: ScanPlan) throws -> ScanUnit {
+        switch self {
+        case .head(let batch):
+            let block = ScanBlock(summary: batch.summary, rows: 0..<batch.columns.count, isWhollySelected: false,
+                                  isAnsweredBySummary: false)
+            return ScanUnit(summary: batch.summary, columns: batch.columns, blocks: [block], isSortedByStart: false,
+                            decodedRows: 0..<batch.columns.count)
+        case .chunk(let chunk, let part, let parts):
+            return try Self.read(chunk, part: part, parts: parts, plan)
+        }
+    }
+
+    private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan) throws -> ScanUnit {
+        let selection = plan.selection
+        // A whole chunk answered by its summary costs nothing to read.
+        if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), plan.summaryAnswers?(chunk.summary) == true {
+            let block = ScanBlock(summary: chunk.summary, rows: nil, isWhollySelected: true, isAnsweredBySummary: true)
+            return ScanUnit(summary: chunk.summary, columns: SampleColumns(), blocks: [block], isSortedByStart: true,
+                            decodedRows: 0..<0)
+        }
+        let file = try chunk.file()
+        let partBlocks = blocks(of: file, part: part, parts: parts)
+        var wholly: [Bool] = []
+        var answered: [Bool] = []
+        for index in partBlocks {
+            let summary = file.blocks[index]
+            let selectsAll = selection.selectsAll(summary)
+            wholly.append(selectsAll)
+            answered.append(selectsAll && plan.summaryAnswers?(summary) == true)
+        }
+        let decode = partBlocks.filter { plan.readsEveryRow || !answered[$0 - partBlocks.lowerBound] }
+        // Where each decoded block's rows start in the decoded columns.
+        var columns = SampleColumns()
+        var firstRow: [Int: Int] = [:]
+        if !decode.isEmpty {
+            if plan.decodesEveryColumn {
+                columns = try file.decodeAllColumns()
+                for index in decode { firstRow[index] = file.blockRows[index].lowerBound }
+            } else {
+                try file.decodeQueryBlocks(decode, needs: plan.readsEveryRow ? .all : plan.columns, into: &columns)
+                var offset = 0
+                for index in decode {
+                    firstRow[index] = offset
+                    offset += file.blockRows[index].count
+                }
+            }
+        }
+        var scanBlocks: [ScanBlock] = []
+        var decodedLow = Int.max
+        var decodedHigh = Int.min
+        for index in partBlocks {
+            let position = index - partBlocks.lowerBound
+            let rows = firstRow[index].map { $0..<($0 + file.blockRows[index].count) }
+            if let rows {
+                decodedLow = min(decodedLow, rows.lowerBound)
+                decodedHigh = max(decodedHigh, rows.upperBound)
+            }
+            scanBlocks.append(ScanBlock(summary: file.blocks[index], rows: rows, isWhollySelected: wholly[position],
+                                        isAnsweredBySummary: answered[position]))
+        }
+        return ScanUnit(summary: chunk.summary, columns: columns, blocks: scanBlocks, isSortedByStart: true,
+                        decodedRows: decodedLow <= decodedHigh ? decodedLow..<decodedHigh : 0..<0)
+    }
+
+    /// The blocks of part `part` of `parts` of a chunk: those whose first row lies in the part's
+    /// share of the rows.
+    private static func blocks(of file: ChunkFile, part: Int, parts: Int) -> Range<Int> {
+        guard parts > 1 else { return file.blocks.indices }
+        let count = file.count
+        let first = file.blockRows.partitionPoint { $0.lowerBound >= count * part / parts }
+        let end = file.blockRows.partitionPoint { $0.lowerBound >= count * (part + 1) / parts }
+        return first..<end
+    }
+}
