@@ -114,7 +114,7 @@ struct StatisticsBuilder {
     let options: StatisticsOptions
     let output: AggregationOutput
 
-    func values(_ accumulator: IntervalAccumulator, mergedSum: Double?, duration: Double?) -> Statistics.Values {
+    func values(_ accumulator: StatisticsAccumulator, mergedSum: Double?, duration: Double?) -> Statistics.Values {
         var values = Statistics.Values()
         guard accumulator.count > 0 else { return values }
         values.isEmpty = false

@@ -55,7 +55,7 @@ extension HealthStore {
                                     edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
                                     sourcePriority: query.sourcePriority)
         let output = try aggregator.run()
-        let accumulator = output.merged.first ?? IntervalAccumulator()
+        let accumulator = output.merged.first ?? StatisticsAccumulator()
         let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
         let start = window?.start ?? (accumulator.count > 0 ? accumulator.earliestStart : 0)
         let end = window?.end ?? (accumulator.count > 0 ? accumulator.latestEnd : 0)

@@ -11,26 +11,14 @@ import Foundation
 /// uncompressed so that queries can prune by time, sequence and source, and answer intervals that
 /// wholly contain the run, without decompressing it.
 ///
-/// `valueSum` and `weightedSum` hold Σ f(v) and Σ f(v)·d, where d is a sample's duration in seconds
-/// and f is the identity, except for the equivalent-continuous-level style where f(L) = 10^(L/10)
-/// (sound energy), so every style's average can be formed from them.
+/// Its ``statistics`` are the run's ``StatisticsAccumulator`` (each sample counted whole), the same
+/// type queries accumulate intervals in; the rest serves pruning and source merging.
 package struct SampleSummary: Sendable, Equatable {
-    package var count = 0
-    package var minimumStart = Int64.max
+    /// The run's statistics, every sample counted whole (so `sum` is `valueSum`).
+    package var statistics = StatisticsAccumulator()
     package var maximumStart = Int64.min
-    package var maximumEnd = Int64.min
     package var minimumSequence = Int64.max
     package var maximumSequence = Int64.min
-    package var valueSum = 0.0
-    package var weightedSum = 0.0
-    package var durationSum = 0.0
-    package var minimum = Double.infinity
-    package var maximum = -Double.infinity
-    /// The most recent sample (SPEC §4: greatest end, then start, then sequence).
-    package var mostRecentEnd = Int64.min
-    package var mostRecentStart = Int64.min
-    package var mostRecentSequence = Int64.min
-    package var mostRecentValue = 0.0
     /// The distinct provenance numbers of the run, sorted.
     package var provenances: [UInt32] = []
     /// How many samples are flagged as entered by a person.
@@ -38,14 +26,15 @@ package struct SampleSummary: Sendable, Equatable {
 
     package init() {}
 
-    /// The value transform of a style (see the type's discussion).
+    package var count: Int { statistics.count }
+    package var minimumStart: Int64 { statistics.earliestStart }
+    package var maximumEnd: Int64 { statistics.latestEnd }
+
+    /// The value transform of a style (see ``StatisticsAccumulator``).
     @inline(__always)
     package static func energy(_ value: Double, style: AggregationStyle) -> Double {
-        style == .discreteEquivalentContinuousLevel ? pow10(value / 10) : value
+        StatisticsAccumulator.energy(value, style: style)
     }
-
-    @inline(__always)
-    static func pow10(_ exponent: Double) -> Double { exp(exponent * 2.302585092994046) }
 
     /// Summarises rows `range` of `columns`.
     ///
@@ -56,25 +45,13 @@ package struct SampleSummary: Sendable, Equatable {
         var lastProvenance = UInt32.max
         for row in range {
             let start = columns.start[row]
-            let end = columns.end[row]
             let value = columns.value[row]
             let sequence = columns.sequence[row]
-            let transformed = Self.energy(value, style: style)
-            let duration = Double(end - start) / 1_000_000
-            count += 1
-            minimumStart = Swift.min(minimumStart, start)
+            statistics.addContained(start: start, end: columns.end[row], value: value,
+                                    energy: Self.energy(value, style: style), sequence: sequence)
             maximumStart = Swift.max(maximumStart, start)
-            maximumEnd = Swift.max(maximumEnd, end)
             minimumSequence = Swift.min(minimumSequence, sequence)
             maximumSequence = Swift.max(maximumSequence, sequence)
-            valueSum += transformed
-            weightedSum += transformed * duration
-            durationSum += duration
-            minimum = Swift.min(minimum, value)
-            maximum = Swift.max(maximum, value)
-            if (end, start, sequence) > (mostRecentEnd, mostRecentStart, mostRecentSequence) {
-                (mostRecentEnd, mostRecentStart, mostRecentSequence, mostRecentValue) = (end, start, sequence, value)
-            }
             // Runs of one provenance are the common case: hash only when it changes.
             let provenance = columns.provenance[row]
             if provenance != lastProvenance {
@@ -83,6 +60,8 @@ package struct SampleSummary: Sendable, Equatable {
             }
             if columns.flags(at: row) & SampleFlags.userEntered != 0 { userEnteredCount += 1 }
         }
+        // What a stored summary gives back (it keeps no separate sum).
+        statistics.sum = statistics.valueSum
         provenances = provenanceSet.sorted()
     }
 
@@ -94,9 +73,11 @@ package struct SampleSummary: Sendable, Equatable {
 
     package func write(to writer: inout BinaryWriter) {
         writer.writeVarint(UInt64(count))
+        let mostRecent = statistics.mostRecent
         for value in [minimumStart, maximumStart, maximumEnd, minimumSequence, maximumSequence,
-                      mostRecentEnd, mostRecentStart, mostRecentSequence] { writer.write(value) }
-        for value in [valueSum, weightedSum, durationSum, minimum, maximum, mostRecentValue] { writer.write(value) }
+                      mostRecent.end, mostRecent.start, mostRecent.sequence] { writer.write(value) }
+        for value in [statistics.valueSum, statistics.weightedSum, statistics.weight, statistics.minimum,
+                      statistics.maximum, mostRecent.value] { writer.write(value) }
         writer.writeVarint(UInt64(provenances.count))
         for provenance in provenances { writer.writeVarint(UInt64(provenance)) }
         writer.writeVarint(UInt64(userEnteredCount))
@@ -104,21 +85,21 @@ package struct SampleSummary: Sendable, Equatable {
 
     package init(from reader: inout BinaryReader) throws {
         self.init()
-        count = Int(clamping: try reader.readVarint())
-        minimumStart = try reader.read()
+        statistics.count = Int(clamping: try reader.readVarint())
+        statistics.earliestStart = try reader.read()
         maximumStart = try reader.read()
-        maximumEnd = try reader.read()
+        statistics.latestEnd = try reader.read()
         minimumSequence = try reader.read()
         maximumSequence = try reader.read()
-        mostRecentEnd = try reader.read()
-        mostRecentStart = try reader.read()
-        mostRecentSequence = try reader.read()
-        valueSum = try reader.readDouble()
-        weightedSum = try reader.readDouble()
-        durationSum = try reader.readDouble()
-        minimum = try reader.readDouble()
-        maximum = try reader.readDouble()
-        mostRecentValue = try reader.readDouble()
+        statistics.mostRecent = MostRecentSample(end: try reader.read(), start: try reader.read(),
+                                                 sequence: try reader.read(), value: 0)
+        statistics.valueSum = try reader.readDouble()
+        statistics.sum = statistics.valueSum
+        statistics.weightedSum = try reader.readDouble()
+        statistics.weight = try reader.readDouble()
+        statistics.minimum = try reader.readDouble()
+        statistics.maximum = try reader.readDouble()
+        statistics.mostRecent.value = try reader.readDouble()
         let provenanceCount = try reader.readCount()
         provenances = try (0..<provenanceCount).map { _ in
             guard let value = UInt32(exactly: try reader.readVarint()) else { throw reader.corrupt("provenance out of range") }

@@ -14,13 +14,13 @@ package struct AggregationOutput: Sendable {
     /// The snapshot's sources, densely numbered.
     package var sources: [Source]
     /// Every source's samples together, per interval.
-    package var merged: [IntervalAccumulator]
+    package var merged: [StatisticsAccumulator]
     /// The source-merged prorated sum per interval, when it differs from `merged[j].sum`.
     package var mergedSum: [Double]?
     /// Seconds covered by the union of contributing samples per interval, when requested.
     package var duration: [Double]?
     /// Per source, per interval (only with `separateBySource`).
-    package var perSource: [[IntervalAccumulator]]
+    package var perSource: [[StatisticsAccumulator]]
     /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
     package var perSourceDuration: [[Double]]
     /// Which of ``sources`` contributed to any interval.

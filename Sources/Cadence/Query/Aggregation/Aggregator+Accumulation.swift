@@ -10,8 +10,8 @@ extension Aggregator {
     /// What one unit contributes: accumulators for the intervals it touches, from `first` on.
     struct Partial {
         var first = 0
-        var merged: [IntervalAccumulator] = []
-        var perSource: [Int: [IntervalAccumulator]] = [:]
+        var merged: [StatisticsAccumulator] = []
+        var perSource: [Int: [StatisticsAccumulator]] = [:]
         /// Which merge ranks the selected samples have (merging is needed only for two or more).
         var ranksSeen: [Bool] = []
         /// The selected rows, for the time sweep (only gathered when it may be needed).
@@ -29,12 +29,12 @@ extension Aggregator {
         let intervals = IntervalLookup(edges: edges)
         guard let range = intervals.range(of: unit.summary) else { return partial }
         partial.first = range.lowerBound
-        partial.merged = [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)
+        partial.merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)
         for block in unit.blocks {
             if block.isAnsweredBySummary, let interval = intervals.containing(block.summary) {
                 partial.merged[interval - partial.first].add(block.summary)
                 if separate, let source = ranking.singleSource(block.summary) {
-                    partial.perSource[source, default: [IntervalAccumulator](repeating: IntervalAccumulator(), count: range.count)][interval - partial.first].add(block.summary)
+                    partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(block.summary)
                 }
                 for rank in ranking.ranks(of: block.summary) { partial.ranksSeen[Int(rank)] = true }
                 ranking.markSources(block.summary, in: &partial.sourcesSeen)
@@ -68,7 +68,7 @@ extension Aggregator {
         let intervalCount = edges.count - 1
         let sourceOfProvenance = ranking.sourceOfProvenance
         let rankOfProvenance = ranking.rankOfProvenance
-        let emptyIntervals = separate ? [IntervalAccumulator](repeating: IntervalAccumulator(), count: partial.merged.count) : []
+        let emptyIntervals = separate ? [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: partial.merged.count) : []
         edges.withUnsafeBufferPointer { edges in
         columns.start.withUnsafeBufferPointer { starts in
         columns.end.withUnsafeBufferPointer { ends in
@@ -153,7 +153,7 @@ extension Aggregator {
                     continue
                 }
                 let low = starts.partitionPoint(in: row &+ 1..<rows.upperBound) { $0 >= intervalEnd }
-                var local = IntervalAccumulator()
+                var local = StatisticsAccumulator()
                 for inside in row..<low {
                     let end = ends[inside]
                     if end > intervalEnd {

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Two kernels (SPEC §4–§5):
 /// - *Per-unit accumulation* (``Aggregator/accumulate(_:separate:gatherRows:)``): each unit of the
-///   scan produces partial ``IntervalAccumulator``s for the intervals it touches; partials merge at
+///   scan produces partial ``StatisticsAccumulator``s for the intervals it touches; partials merge at
 ///   the end. Blocks that lie wholly inside one interval and are wholly selected come as summaries,
 ///   without decoding. This gives counts, prorated sums without merging, the discrete statistics
 ///   and most recent.
@@ -79,9 +79,9 @@ package struct Aggregator {
         let separate = options.contains(.separateBySource)
         var output = AggregationOutput(
             edges: edges, sources: ranking.sources,
-            merged: [IntervalAccumulator](repeating: IntervalAccumulator(), count: intervalCount),
+            merged: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount),
             mergedSum: nil, duration: nil,
-            perSource: separate ? [[IntervalAccumulator]](repeating: [IntervalAccumulator](repeating: IntervalAccumulator(), count: intervalCount), count: ranking.sources.count) : [],
+            perSource: separate ? [[StatisticsAccumulator]](repeating: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount), count: ranking.sources.count) : [],
             perSourceDuration: [])
         guard intervalCount > 0, let typeSnapshot = snapshot.types[type.identifier] else { return output }
         // Whether the time sweep will be needed, judged from the summaries (a superset of the

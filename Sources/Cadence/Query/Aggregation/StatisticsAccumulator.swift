@@ -1,0 +1,166 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The mergeable partial statistics of a set of samples, with add, merge and evaluate (the shape
+/// of DataFusion's `Accumulator` and ClickHouse's `-State`/`-Merge`): what a block's summary
+/// stores, what a worker accumulates for an interval, and what partials combine into — across
+/// cores, or across machines through ``serialized()``.
+///
+/// `sum` is the prorated sum of values (SPEC §4, no source merging); `valueSum`, `weightedSum` and
+/// `weight` hold Σ f(v), Σ f(v)·w and Σ w with w in seconds of overlap, where f is the identity
+/// except for the equivalent-continuous-level style, whose f(L) = 10^(L/10) (sound energy), so
+/// every style's average can be formed from them.
+package struct StatisticsAccumulator: Sendable, Equatable {
+    package var count = 0
+    package var sum = 0.0
+    package var valueSum = 0.0
+    package var weightedSum = 0.0
+    package var weight = 0.0
+    package var minimum = Double.infinity
+    package var maximum = -Double.infinity
+    package var mostRecent = MostRecentSample()
+    package var earliestStart = Int64.max
+    package var latestEnd = Int64.min
+
+    package init() {}
+
+    /// The value transform of a style (see the type's discussion).
+    @inline(__always)
+    package static func energy(_ value: Double, style: AggregationStyle) -> Double {
+        style == .discreteEquivalentContinuousLevel ? exp(value / 10 * 2.302585092994046) : value
+    }
+
+    /// Adds a sample's contribution: `overlap` microseconds of its [start, end) fall in the interval
+    /// (a zero-length sample passes 0 and contributes its whole value to the sum).
+    @inline(__always)
+    package mutating func add(start: Int64, end: Int64, value: Double, energy: Double, sequence: Int64, overlap: Int64) {
+        count &+= 1
+        let length = end &- start
+        sum += length == 0 ? value : value * (Double(overlap) / Double(length))
+        valueSum += energy
+        let seconds = Double(overlap) * 1e-6
+        weightedSum += energy * seconds
+        weight += seconds
+        noteExtremes(start: start, end: end, value: value, sequence: sequence)
+    }
+
+    /// Adds a sample that lies wholly inside the interval (no proration needed).
+    @inline(__always)
+    package mutating func addContained(start: Int64, end: Int64, value: Double, energy: Double, sequence: Int64) {
+        count &+= 1
+        sum += value
+        valueSum += energy
+        if end != start {
+            let seconds = Double(end &- start) * 1e-6
+            weightedSum += energy * seconds
+            weight += seconds
+        }
+        noteExtremes(start: start, end: end, value: value, sequence: sequence)
+    }
+
+    /// Updates minimum, maximum, most recent and the time bounds with one contributing sample.
+    @inline(__always)
+    private mutating func noteExtremes(start: Int64, end: Int64, value: Double, sequence: Int64) {
+        minimum = Swift.min(minimum, value)
+        maximum = Swift.max(maximum, value)
+        mostRecent.consider(MostRecentSample(end: end, start: start, sequence: sequence, value: value))
+        earliestStart = Swift.min(earliestStart, start)
+        latestEnd = Swift.max(latestEnd, end)
+    }
+
+    /// Adds a run of samples that lie wholly inside the interval, from its summary.
+    package mutating func add(_ summary: SampleSummary) { merge(summary.statistics) }
+
+    /// Combines another partial of the same interval.
+    package mutating func merge(_ other: StatisticsAccumulator) {
+        guard other.count > 0 else { return }
+        count += other.count
+        sum += other.sum
+        valueSum += other.valueSum
+        weightedSum += other.weightedSum
+        weight += other.weight
+        minimum = Swift.min(minimum, other.minimum)
+        maximum = Swift.max(maximum, other.maximum)
+        mostRecent.consider(other.mostRecent)
+        earliestStart = Swift.min(earliestStart, other.earliestStart)
+        latestEnd = Swift.max(latestEnd, other.latestEnd)
+    }
+
+    /// The average for a style (SPEC §4), or `nil` without samples.
+    package func average(style: AggregationStyle) -> Double? {
+        guard count > 0 else { return nil }
+        switch style {
+        case .cumulative, .discreteArithmetic:
+            return valueSum / Double(count)
+        case .discreteTemporallyWeighted:
+            return weight > 0 ? weightedSum / weight : valueSum / Double(count)
+        case .discreteEquivalentContinuousLevel:
+            let energy = weight > 0 ? weightedSum / weight : valueSum / Double(count)
+            return 10 * log10(energy)
+        }
+    }
+
+    /// The most recent sample's value.
+    package var mostRecentValue: Double { mostRecent.value }
+    /// The most recent sample's start.
+    package var mostRecentStart: Int64 { mostRecent.start }
+    /// The most recent sample's end.
+    package var mostRecentEnd: Int64 { mostRecent.end }
+
+    // MARK: Serialising
+
+    /// The accumulator as bytes, for merging partials computed elsewhere (``init(serialized:)``).
+    package func serialized() -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.writeVarint(UInt64(count))
+        for value in [earliestStart, latestEnd, mostRecent.end, mostRecent.start, mostRecent.sequence] { writer.write(value) }
+        for value in [sum, valueSum, weightedSum, weight, minimum, maximum, mostRecent.value] { writer.write(value) }
+        return writer.bytes
+    }
+
+    /// An accumulator from ``serialized()``'s bytes.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` for bytes that are not one.
+    package init(serialized bytes: [UInt8]) throws {
+        var reader = BinaryReader(bytes, path: "accumulator")
+        count = Int(clamping: try reader.readVarint())
+        earliestStart = try reader.read()
+        latestEnd = try reader.read()
+        mostRecent = MostRecentSample(end: try reader.read(), start: try reader.read(), sequence: try reader.read(), value: 0)
+        sum = try reader.readDouble()
+        valueSum = try reader.readDouble()
+        weightedSum = try reader.readDouble()
+        weight = try reader.readDouble()
+        minimum = try reader.readDouble()
+        maximum = try reader.readDouble()
+        mostRecent.value = try reader.readDouble()
+        guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after an accumulator") }
+    }
+}
+
+/// The most recent sample of a set (SPEC §4 **[Cadence rule]**): the greatest end, then the
+/// greatest start, then the latest saved (greatest sequence). The one place that ordering lives.
+package struct MostRecentSample: Sendable, Equatable {
+    package var end = Int64.min
+    package var start = Int64.min
+    package var sequence = Int64.min
+    package var value = 0.0
+
+    package init() {}
+
+    package init(end: Int64, start: Int64, sequence: Int64, value: Double) {
+        (self.end, self.start, self.sequence, self.value) = (end, start, sequence, value)
+    }
+
+    /// Keeps `other` if it is more recent.
+    @inline(__always)
+    package mutating func consider(_ other: MostRecentSample) {
+        if (other.end, other.start, other.sequence) > (end, start, sequence) { self = other }
+    }
+}
