@@ -339,10 +339,10 @@ struct ProfileSuite {
     private func measureSpeedup(_ store: HealthStore, _ query: StatisticsCollectionQuery, name: String,
                                 samples: Int) throws -> BenchmarkResult {
         let serial = try Stopwatch.measure(runs: options.runs) { _ in
-            blackHole(try store.execute(query, parallelism: 1))
+            blackHole(try CollectionPlan(query, snapshot: store.snapshot()).execute(parallelism: 1))
         }
         let parallel = try Stopwatch.measure(runs: options.runs) { [parallelism] _ in
-            blackHole(try store.execute(query, parallelism: parallelism))
+            blackHole(try CollectionPlan(query, snapshot: store.snapshot()).execute(parallelism: parallelism))
         }
         return BenchmarkResult(
             name: name, kind: .speedup, profile: profile.rawValue, storeSamples: size, samples: samples,

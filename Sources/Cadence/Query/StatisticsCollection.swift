@@ -15,29 +15,11 @@ public struct StatisticsCollection: Sendable {
     let output: AggregationOutput
     let edges: IntervalEdges
 
-    init(query: StatisticsCollectionQuery, snapshot: StoreSnapshot, parallelism: Int? = nil) throws {
+    /// A collection of results already computed (see ``CollectionPlan``).
+    init(query: StatisticsCollectionQuery, output: AggregationOutput, edges: IntervalEdges) {
         self.query = query
-        let span = Self.dataSpan(query: query, snapshot: snapshot)
-        edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
-                                  covering: span.map { $0.lowerBound...$0.upperBound } ?? 0...0)
-        var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
-                                    options: query.options, edges: span == nil ? [] : edges.edges,
-                                    sourcePriority: query.sourcePriority)
-        if let parallelism { aggregator.parallelism = parallelism }
-        output = try aggregator.run()
-    }
-
-    /// The time span the query's samples can reach, from the summaries of the units it selects.
-    private static func dataSpan(query: StatisticsCollectionQuery, snapshot: StoreSnapshot) -> ClosedRange<Int64>? {
-        guard let type = snapshot.types[query.quantityType.identifier] else { return nil }
-        let plan = ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances))
-        var low = Int64.max
-        var high = Int64.min
-        for summary in type.chunks.map(\.summary) + type.head.map(\.summary) where plan.mayMatch(summary) {
-            low = min(low, summary.minimumStart)
-            high = max(high, summary.maximumEnd)
-        }
-        return low <= high ? low...high : nil
+        self.output = output
+        self.edges = edges
     }
 
     /// Statistics for every interval with at least one contributing sample, in order (including

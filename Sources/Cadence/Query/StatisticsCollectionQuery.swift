@@ -72,12 +72,12 @@ extension HealthStore {
     /// - Complexity: O(*c* + *m*) for *c* chunks and *m* intervals when summaries answer, plus the
     ///   samples that must be decoded, spread over the cores.
     public func execute(_ query: StatisticsCollectionQuery) throws -> StatisticsCollection {
-        try StatisticsCollection(query: query, snapshot: snapshot())
+        try CollectionPlan(query, snapshot: snapshot()).execute()
     }
 
     /// Runs a statistics-collection query off the caller's thread.
     public func statisticsCollection(_ query: StatisticsCollectionQuery) async throws -> StatisticsCollection {
         let snapshot = snapshot()
-        return try await Task.detached { try StatisticsCollection(query: query, snapshot: snapshot) }.value
+        return try await Task.detached { try CollectionPlan(query, snapshot: snapshot).execute() }.value
     }
 }

@@ -5,18 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// One unit of a scan's work — a chunk, part of one, or an unflushed batch — as the blocks a
+/// One portion of a scan — a chunk, part of one, or an unflushed batch — as the blocks a
 /// consumer reads: each answered by its summary, or decoded into ``columns``.
-package struct ScanUnit {
-    /// The unit's summary (for part of a chunk, the whole chunk's: a superset of its rows).
+package struct ScanPortion {
+    /// The portion's summary (for part of a chunk, the whole chunk's: a superset of its rows).
     package let summary: SampleSummary
     /// The decoded rows; empty when every block is answered by its summary.
     package let columns: SampleColumns
-    /// The unit's blocks, in order.
+    /// The portion's blocks, in order.
     package let blocks: [ScanBlock]
     /// Whether the rows are sorted by start (chunks are; unflushed batches are in save order).
     package let isSortedByStart: Bool
-    /// Every decoded row of the unit, in order (with ``ScanPlan/readsEveryRow``, all of its rows).
+    /// Every decoded row of the portion, in order (with ``ScanPlan/readsEveryRow``, all of its rows).
     package let decodedRows: Range<Int>
 }
 
@@ -25,7 +25,7 @@ package struct ScanUnit {
 package struct ScanBlock {
     /// The block's summary.
     package let summary: SampleSummary
-    /// The block's rows in ``ScanUnit/columns``, when they were decoded.
+    /// The block's rows in ``ScanPortion/columns``, when they were decoded.
     package let rows: Range<Int>?
     /// Whether every row of the block is selected, so per-row tests may be skipped.
     package let isWhollySelected: Bool
@@ -35,14 +35,14 @@ package struct ScanBlock {
 }
 
 extension TypeSnapshot {
-    /// Work units per worker below which chunks are split into parts: with few units, the
+    /// Portions per worker below which chunks are split into parts: with few portions, the
     /// workers' shares are uneven (9 chunks on 2 workers take 5 and 4 chunks' time).
-    static let unitsPerWorker = 8
+    static let portionsPerWorker = 8
 
-    /// Reads what `plan` needs, unit by unit on `parallelism` cores, and maps each unit with
-    /// `body`, keeping the units' order (by first start).
+    /// Reads what `plan` needs, portion by portion on `parallelism` cores, and maps each portion with
+    /// `body`, keeping the portions' order (by first start).
     ///
-    /// Units the plan cannot use are pruned by their summaries; a wholly selected chunk whose
+    /// Portions the plan cannot use are pruned by their summaries; a wholly selected chunk whose
     /// summary answers is not read at all; other chunks decode only the blocks whose summaries do
     /// not answer (all of them with ``ScanPlan/readsEveryRow``).
     ///
@@ -50,20 +50,20 @@ extension TypeSnapshot {
     ///   its chunk's query section again; tests lower it to split small chunks).
     /// - Complexity: O(*c*) for *c* chunks plus the decoded rows, divided among the cores.
     package func scan<Partial>(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int = 16_384,
-                               _ body: (ScanUnit) throws -> Partial) throws -> [Partial] {
-        let units = workUnits(plan, parallelism: parallelism, minimumPartRows: minimumPartRows)
-        return try concurrentMap(units, parallelism: parallelism) { unit in try body(try unit.read(plan)) }
+                               _ body: (ScanPortion) throws -> Partial) throws -> [Partial] {
+        let portions = portions(plan, parallelism: parallelism, minimumPartRows: minimumPartRows)
+        return try concurrentMap(portions, parallelism: parallelism) { portion in try body(try portion.read(plan)) }
     }
 
     /// Calls `body` for every selected row, chunks in the manifest's order then unflushed
     /// batches in save order, on the calling thread.
     ///
-    /// - Complexity: O(*n*) for the *n* rows of the units the plan does not prune.
+    /// - Complexity: O(*n*) for the *n* rows of the portions the plan does not prune.
     package func forEachSelectedRow(_ plan: ScanPlan, _ body: (SampleColumns, Int) throws -> Void) throws {
-        let units = (chunks.map { WorkUnit.chunk($0, part: 0, parts: 1) } + head.map(WorkUnit.head))
+        let portions = (chunks.map { PortionToRead.chunk($0, part: 0, parts: 1) } + head.map(PortionToRead.head))
             .filter { plan.mayMatch($0.summary) }
-        for unit in units {
-            let scanned = try unit.read(plan)
+        for portion in portions {
+            let scanned = try portion.read(plan)
             for block in scanned.blocks {
                 guard let rows = block.rows else { continue }
                 for row in rows where block.isWhollySelected || plan.selection.selects(scanned.columns, row) {
@@ -73,26 +73,26 @@ extension TypeSnapshot {
         }
     }
 
-    /// The units `plan` can use, in order of first start, chunks split into parts when there are
-    /// too few units for the workers.
-    private func workUnits(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int) -> [WorkUnit] {
-        let units = (chunks.map { WorkUnit.chunk($0, part: 0, parts: 1) } + head.map(WorkUnit.head))
+    /// The portions `plan` can use, in order of first start, chunks split into parts when there are
+    /// too few portions for the workers.
+    private func portions(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int) -> [PortionToRead] {
+        let portions = (chunks.map { PortionToRead.chunk($0, part: 0, parts: 1) } + head.map(PortionToRead.head))
             .filter { plan.mayMatch($0.summary) }
             .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
-        let wanted = parallelism * Self.unitsPerWorker
+        let wanted = parallelism * Self.portionsPerWorker
         // Decoding every column (a predicate on details) is not done by blocks, so parts would repeat it.
-        guard parallelism > 1, !plan.decodesEveryColumn, !units.isEmpty, units.count < wanted else { return units }
-        let partsWanted = (wanted + units.count - 1) / units.count
-        return units.flatMap { unit -> [WorkUnit] in
-            guard case .chunk(let chunk, _, _) = unit else { return [unit] }
+        guard parallelism > 1, !plan.decodesEveryColumn, !portions.isEmpty, portions.count < wanted else { return portions }
+        let partsWanted = (wanted + portions.count - 1) / portions.count
+        return portions.flatMap { portion -> [PortionToRead] in
+            guard case .chunk(let chunk, _, _) = portion else { return [portion] }
             let parts = max(1, min(partsWanted, chunk.summary.count / max(minimumPartRows, 1)))
-            return (0..<parts).map { WorkUnit.chunk(chunk, part: $0, parts: parts) }
+            return (0..<parts).map { PortionToRead.chunk(chunk, part: $0, parts: parts) }
         }
     }
 }
 
-/// A unit of work before it is read.
-private enum WorkUnit {
+/// A portion of work before it is read.
+private enum PortionToRead {
     /// Part `part` of `parts` of a chunk's blocks, split by rows (`parts` is 1 for the whole chunk).
     case chunk(ChunkHandle, part: Int, parts: Int)
     case head(HeadBatch)
@@ -104,24 +104,24 @@ private enum WorkUnit {
         }
     }
 
-    func read(_ plan: ScanPlan) throws -> ScanUnit {
+    func read(_ plan: ScanPlan) throws -> ScanPortion {
         switch self {
         case .head(let batch):
             let block = ScanBlock(summary: batch.summary, rows: 0..<batch.columns.count, isWhollySelected: false,
                                   isAnsweredBySummary: false)
-            return ScanUnit(summary: batch.summary, columns: batch.columns, blocks: [block], isSortedByStart: false,
+            return ScanPortion(summary: batch.summary, columns: batch.columns, blocks: [block], isSortedByStart: false,
                             decodedRows: 0..<batch.columns.count)
         case .chunk(let chunk, let part, let parts):
             return try Self.read(chunk, part: part, parts: parts, plan)
         }
     }
 
-    private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan) throws -> ScanUnit {
+    private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan) throws -> ScanPortion {
         let selection = plan.selection
         // A whole chunk answered by its summary costs nothing to read.
         if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), plan.summaryAnswers?(chunk.summary) == true {
             let block = ScanBlock(summary: chunk.summary, rows: nil, isWhollySelected: true, isAnsweredBySummary: true)
-            return ScanUnit(summary: chunk.summary, columns: SampleColumns(), blocks: [block], isSortedByStart: true,
+            return ScanPortion(summary: chunk.summary, columns: SampleColumns(), blocks: [block], isSortedByStart: true,
                             decodedRows: 0..<0)
         }
         let file = try chunk.file()
@@ -164,7 +164,7 @@ private enum WorkUnit {
             scanBlocks.append(ScanBlock(summary: file.blocks[index], rows: rows, isWhollySelected: wholly[position],
                                         isAnsweredBySummary: answered[position]))
         }
-        return ScanUnit(summary: chunk.summary, columns: columns, blocks: scanBlocks, isSortedByStart: true,
+        return ScanPortion(summary: chunk.summary, columns: columns, blocks: scanBlocks, isSortedByStart: true,
                         decodedRows: decodedLow <= decodedHigh ? decodedLow..<decodedHigh : 0..<0)
     }
 

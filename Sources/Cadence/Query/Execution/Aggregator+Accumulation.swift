@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The per-unit kernel: each unit of a scan becomes partial interval accumulators.
+/// The per-portion kernel: each portion of a scan becomes partial interval accumulators.
 extension Aggregator {
-    /// What one unit contributes: accumulators for the intervals it touches, from `first` on.
+    /// What one portion contributes: accumulators for the intervals it touches, from `first` on.
     struct Partial {
         var first = 0
         var merged: [StatisticsAccumulator] = []
@@ -20,17 +20,17 @@ extension Aggregator {
         var sourcesSeen: [Bool] = []
     }
 
-    /// Accumulates one unit: blocks answered by their summaries are added whole, decoded blocks
-    /// row by row; with `gatherRows`, the unit's selected rows are also kept for the sweep.
-    func accumulate(_ unit: ScanUnit, selection: RowSelection, separate: Bool, gatherRows: Bool) -> Partial {
+    /// Accumulates one portion: blocks answered by their summaries are added whole, decoded blocks
+    /// row by row; with `gatherRows`, the portion's selected rows are also kept for the sweep.
+    func accumulate(_ portion: ScanPortion, selection: RowSelection, separate: Bool, gatherRows: Bool) -> Partial {
         var partial = Partial()
         partial.ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         partial.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count)
         let intervals = IntervalLookup(edges: edges)
-        guard let range = intervals.range(of: unit.summary) else { return partial }
+        guard let range = intervals.range(of: portion.summary) else { return partial }
         partial.first = range.lowerBound
         partial.merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)
-        for block in unit.blocks {
+        for block in portion.blocks {
             if block.isAnsweredBySummary, let interval = intervals.containing(block.summary) {
                 partial.merged[interval - partial.first].add(block.summary)
                 if separate, let source = ranking.singleSource(block.summary) {
@@ -39,11 +39,11 @@ extension Aggregator {
                 for rank in ranking.ranks(of: block.summary) { partial.ranksSeen[Int(rank)] = true }
                 ranking.markSources(block.summary, in: &partial.sourcesSeen)
             } else if let rows = block.rows {
-                accumulateRows(unit.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
-                               separate: separate, sortedByStart: unit.isSortedByStart, into: &partial)
+                accumulateRows(portion.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
+                               separate: separate, sortedByStart: portion.isSortedByStart, into: &partial)
             }
         }
-        if gatherRows { gather(unit.columns, rows: unit.decodedRows, selection: selection, into: &partial.sweepRows) }
+        if gatherRows { gather(portion.columns, rows: portion.decodedRows, selection: selection, into: &partial.sweepRows) }
         return partial
     }
 

@@ -7,12 +7,12 @@
 
 import Foundation
 
-/// Runs statistics over a snapshot: plans a scan of the type's storage, accumulates each unit the
+/// Runs statistics over a snapshot: plans a scan of the type's storage, accumulates each portion the
 /// scan yields on its own core, merges the partials, and sweeps over time where sources must be
 /// merged.
 ///
 /// Two kernels (SPEC §4–§5):
-/// - *Per-unit accumulation* (``Aggregator/accumulate(_:separate:gatherRows:)``): each unit of the
+/// - *Per-portion accumulation* (``Aggregator/accumulate(_:selection:separate:gatherRows:)``): each portion of the
 ///   scan produces partial ``StatisticsAccumulator``s for the intervals it touches; partials merge at
 ///   the end. Blocks that lie wholly inside one interval and are wholly selected come as summaries,
 ///   without decoding. This gives counts, prorated sums without merging, the discrete statistics
@@ -95,8 +95,8 @@ package struct Aggregator {
         let gatherRows = mayMerge || options.contains(.duration)
         var scanPlan = probe
         scanPlan.readsEveryRow = gatherRows
-        let partials = try typeSnapshot.scan(scanPlan, parallelism: parallelism, minimumPartRows: minimumPartRows) { unit in
-            accumulate(unit, selection: scanPlan.selection, separate: separate, gatherRows: gatherRows)
+        let partials = try typeSnapshot.scan(scanPlan, parallelism: parallelism, minimumPartRows: minimumPartRows) { portion in
+            accumulate(portion, selection: scanPlan.selection, separate: separate, gatherRows: gatherRows)
         }
         var ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         for partial in partials {

@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A ``StatisticsCollectionQuery`` compiled against one snapshot: the span its samples can reach
+/// and the calendar's interval edges over it, ready to run. The query stays a plain value; the
+/// collection it yields only holds results.
+package struct CollectionPlan {
+    package let query: StatisticsCollectionQuery
+    let snapshot: StoreSnapshot
+    let edges: IntervalEdges
+    /// Whether any sample can contribute (no span, no intervals to aggregate).
+    let hasData: Bool
+
+    /// Plans `query` over `snapshot`.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` when the data's span would need too many intervals.
+    package init(_ query: StatisticsCollectionQuery, snapshot: StoreSnapshot) throws {
+        self.query = query
+        self.snapshot = snapshot
+        let span = Self.dataSpan(query: query, snapshot: snapshot)
+        hasData = span != nil
+        edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
+                                  covering: span ?? 0...0)
+    }
+
+    /// Aggregates the intervals on `parallelism` cores (1 forces the serial path).
+    ///
+    /// - Complexity: O(*c* + *m*) for *c* chunks and *m* intervals when summaries answer, plus the
+    ///   samples that must be decoded, spread over the cores.
+    package func execute(parallelism: Int? = nil) throws -> StatisticsCollection {
+        var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
+                                    options: query.options, edges: hasData ? edges.edges : [],
+                                    sourcePriority: query.sourcePriority)
+        if let parallelism { aggregator.parallelism = max(1, parallelism) }
+        return StatisticsCollection(query: query, output: try aggregator.run(), edges: edges)
+    }
+
+    /// The time span the query's samples can reach, from the summaries of the units it selects.
+    private static func dataSpan(query: StatisticsCollectionQuery, snapshot: StoreSnapshot) -> ClosedRange<Int64>? {
+        guard let type = snapshot.types[query.quantityType.identifier] else { return nil }
+        let plan = ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances))
+        var low = Int64.max
+        var high = Int64.min
+        for summary in type.chunks.map(\.summary) + type.head.map(\.summary) where plan.mayMatch(summary) {
+            low = min(low, summary.minimumStart)
+            high = max(high, summary.maximumEnd)
+        }
+        return low <= high ? low...high : nil
+    }
+}
