@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cadence side by side with DuckDB and Polars, and `cadence import` beside healthkit-to-sqlite.
 
-What is compared (issue 5, "Side by side"), all from one run on one machine:
+What is compared, all from one run on one machine:
 
 * Queries. `cadence-bench` measures Cadence's statistics-collection queries on its deterministic
   synthetic data. This script writes the *same* data (same seed, same sample counts) as CSV with
@@ -658,7 +658,7 @@ class Report:
         for item in self.imports:
             out.append(import_row(item))
         out += ["", "## Sanity check", ""] + [f"- {line}" for line in self.sanity]
-        out += ["", "## Issue 5 targets (from this run)", ""] + [f"- {line}" for line in self.targets]
+        out += ["", "## Targets (from this run)", ""] + [f"- {line}" for line in self.targets]
         out += ["", "## Notes", ""] + [f"- {line}" for line in self.notes]
         return "\n".join(out) + "\n"
 
@@ -701,13 +701,23 @@ class Report:
         if full:
             out += section("Loading (not part of any query time; not compared)")
         out += section("export.xml import", "export.xml import beside healthkit-to-sqlite")
-        out += section("Issue 5 targets (from this run)")
+        out += section("Targets (from this run)")
         if full:
             out += section("Sanity check") + section("Notes")
         else:
             out += ["Loading times, the sanity check (Cadence's intervals against DuckDB's and Polars') and notes on "
                     "reading the figures: [Benchmarks/compare/README.md](Benchmarks/compare/README.md).", ""]
         return "\n".join(out)
+
+    def summary_section(self) -> str:
+        """The body of README.md's "## Results" section: when and how it was measured, the targets
+        with this run's ratios, and a link to the full results."""
+        meta = self.meta
+        out = ["", f"Measured on {meta['machine'].split(',')[0]} by one command ({meta['date']}); every figure, the "
+               "command and the machine are in [Benchmarks/RESULTS.md](Benchmarks/RESULTS.md), which the same "
+               "command wrote.", ""]
+        out += [f"- {line}" for line in self.targets]
+        return "\n".join(out + [""])
 
     def json(self) -> str:
         return json.dumps({"meta": self.meta, "queries": self.rows, "loading": self.loads, "import": self.imports,
@@ -760,8 +770,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="also write the report here: JSON if the name ends in .json, else Markdown")
     parser.add_argument("--keep-data", action="store_true", help="keep the generated CSV files")
     parser.add_argument("--readme", type=Path, action="append", default=[],
-                        help="rewrite the '## Results' section of this Markdown file with this run's figures "
-                             "(repeatable; Benchmarks/compare/README.md gets the full report, others a summary)")
+                        help="rewrite the '## Results' section of this Markdown file with a summary of this run "
+                             "(repeatable)")
+    parser.add_argument("--results", type=Path,
+                        help="write the full results of this run here, as Markdown (e.g. Benchmarks/RESULTS.md)")
     arguments = parser.parse_args(argv)
     if arguments.runs < 1:
         parser.error("--runs must be at least 1")
@@ -937,9 +949,11 @@ def main(argv: list[str]) -> int:
         log(f"wrote {arguments.output}")
     bench_table_path = arguments.workdir / f"cadence-bench-{label}.txt"
     bench_table = bench_table_path.read_text() if not arguments.cadence_json and bench_table_path.exists() else None
+    if arguments.results:
+        arguments.results.write_text("# Results\n" + report.results_section(bench_table, full=True).rstrip("\n") + "\n")
+        log(f"wrote {arguments.results}")
     for readme in arguments.readme:
-        full = readme.resolve() == (REPO / "Benchmarks" / "compare" / "README.md").resolve()
-        replace_results_section(readme, report.results_section(bench_table, full=full))
+        replace_results_section(readme, report.summary_section())
         log(f"rewrote the Results section of {readme}")
     return 0
 
@@ -957,7 +971,7 @@ def replace_results_section(path: Path, body: str) -> None:
 
 
 def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[str]:
-    """Issue 5's comparative targets, checked against this run's ratios."""
+    """The comparative targets, checked against this run's ratios."""
     by_title = {row["query"]: row for row in rows}
     lines = []
 
