@@ -92,9 +92,12 @@ package struct SampleIdentity {
         self.provenances = provenances.map(Self.digest)
     }
 
+    /// The digest of no metadata.
+    private static let noMetadata = digest([String: String]())
+
     /// The digests of `columns`' metadata sets, by 1-based metadata index (0 = no metadata).
     package static func metadataDigests(of columns: SampleColumns) -> [UInt64] {
-        [digest([String: String]())] + columns.metadataSets.map(digest)
+        [noMetadata] + columns.metadataSets.map(digest)
     }
 
     /// The attributes of a row, given ``metadataDigests(of:)`` of its columns (or `nil` to hash the
@@ -102,8 +105,8 @@ package struct SampleIdentity {
     package func attributes(of columns: SampleColumns, row: Int, metadataDigests: [UInt64]?) -> Attributes {
         let number = Int(columns.provenance[row])
         let metadataIndex = columns.metadataIndex.isEmpty ? 0 : Int(columns.metadataIndex[row])
-        let metadata = metadataDigests.map { metadataIndex < $0.count ? $0[metadataIndex] : 0 }
-            ?? Self.digest(columns.metadata(at: row))
+        let metadata = metadataIndex == 0 ? Self.noMetadata
+            : metadataDigests.map { metadataIndex < $0.count ? $0[metadataIndex] : 0 } ?? Self.digest(columns.metadata(at: row))
         return Attributes(
             type: type, provenance: number < provenances.count ? provenances[number] : 0, value: columns.value[row],
             start: columns.start[row], end: columns.end[row],
