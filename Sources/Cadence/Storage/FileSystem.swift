@@ -20,6 +20,8 @@ package protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws -> [String]
     /// The whole content of a file.
     func readFile(_ path: String) throws -> [UInt8]
+    /// A file's size in bytes (a `stat`, nothing read); ``CadenceError/Code/notFound`` when it is missing.
+    func fileSize(_ path: String) throws -> Int
     /// Creates (or truncates) a file, writes `bytes` and syncs it to stable storage.
     func writeFile(_ path: String, _ bytes: [UInt8]) throws
     /// Opens a file for appending, creating it if needed.

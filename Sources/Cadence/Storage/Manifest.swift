@@ -52,6 +52,13 @@ package struct Manifest: Sendable {
         return "chunk-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdc"
     }
 
+    /// The chunk number of a file name that is exactly what ``chunkFileName(_:)`` gives, else `nil`.
+    package static func chunkNumber(_ name: String) -> UInt64? {
+        guard name.hasPrefix("chunk-"), name.hasSuffix(".cdc"), let number = UInt64(name.dropFirst(6).dropLast(4)),
+              chunkFileName(number) == name else { return nil }
+        return number
+    }
+
     package func encode() -> [UInt8] {
         var body = BinaryWriter(capacity: 4096)
         let halves = storeIdentifier.halves

@@ -53,6 +53,8 @@ package final class MemoryFileSystem: FileSystem {
         return bytes
     }
 
+    package func fileSize(_ path: String) throws -> Int { try readFile(path).count }
+
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         files.withLock { $0[normalized(path)] = bytes }
     }

@@ -21,11 +21,18 @@ package struct POSIXFileSystem: FileSystem {
         return CadenceError(number == ENOENT ? .notFound : .io, "\(operation) failed: \(reason)", path: path)
     }
 
+    /// Each directory it makes is made durable by an `fsync` of its parent: otherwise a power
+    /// loss could leave a store's files in a directory that no longer has a name.
     package func createDirectory(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw Self.failure("mkdir", prefix) }
+            if mkdir(prefix, 0o755) == 0 {
+                try syncDirectory(parent)
+            } else if errno != EEXIST {
+                throw Self.failure("mkdir", prefix)
+            }
         }
     }
 
@@ -64,6 +71,12 @@ package struct POSIXFileSystem: FileSystem {
         }
         if done < size { bytes.removeLast(size - done) }
         return bytes
+    }
+
+    package func fileSize(_ path: String) throws -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        return Int(status.st_size)
     }
 
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {

@@ -26,45 +26,92 @@ struct StoreWriter: Sendable {
     private var manifestPath: String { directory + "/" + Manifest.fileName }
     private func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
     private func logPath(_ segment: UInt64) -> String { directory + "/" + WriteAheadLog.segmentName(segment) }
+    /// The log segment appended to (or, read-only, replayed last).
+    var currentLogPath: String { logPath(manifest.logSegment) }
 
     // MARK: Opening and recovery
 
     static func open(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
         -> (writer: StoreWriter, snapshot: StoreSnapshot)
     {
-        if !fileSystem.exists(path) {
-            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store here", path: path) }
+        if options.readOnly { return try openForReading(path: path, options: options, fileSystem: fileSystem) }
+        let manifestPath = path + "/" + Manifest.fileName
+        if fileSystem.exists(path) {
+            // Checked before the lock is taken, so that a directory that is not a store gets no LOCK file.
+            if !fileSystem.exists(manifestPath) { try requireNoForeignFiles(path, fileSystem: fileSystem) }
+        } else {
             try fileSystem.createDirectory(path)
         }
-        var lock: (any FileLock)?
-        if !options.readOnly {
-            guard let taken = try fileSystem.lockExclusively(path + "/LOCK") else {
-                throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
-            }
-            lock = taken
+        guard let lock = try fileSystem.lockExclusively(path + "/" + lockFileName) else {
+            throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
         }
-        let manifestPath = path + "/" + Manifest.fileName
         let manifest: Manifest
         if fileSystem.exists(manifestPath) {
             manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
         } else {
-            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store manifest", path: manifestPath) }
-            // A `MANIFEST.tmp` is left by an interrupted creation; writing the manifest below replaces it.
-            let existing = try fileSystem.contentsOfDirectory(path).filter { $0 != "LOCK" && !$0.hasSuffix(".tmp") }
-            guard existing.isEmpty else {
-                throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(existing.count) files)",
-                                   path: path)
-            }
+            // Checked again under the lock: another process may have been creating a store here.
+            try requireNoForeignFiles(path, fileSystem: fileSystem)
             manifest = Manifest(storeIdentifier: UUID())
             try fileSystem.replaceFile(manifestPath, manifest.encode())
         }
         var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
                                  manifest: manifest)
-        for (number, provenance) in manifest.provenances.enumerated() { writer.provenanceNumbers[provenance] = UInt32(number) }
-        var snapshot = writer.snapshotFromManifest()
-        snapshot = try writer.replayLog(onto: snapshot)
-        if !options.readOnly { try writer.removeOrphans() }
+        let snapshot = try writer.load()
+        try writer.removeOrphans()
         return (writer, snapshot)
+    }
+
+    /// The name of the writer's lock file.
+    static let lockFileName = "LOCK"
+    /// The files an interrupted creation of a store may leave before its first MANIFEST.
+    private static let creationLeftovers: Set<String> = [lockFileName, Manifest.fileName + ".tmp"]
+    /// How often a reader starts again when a writer changed the store under it.
+    private static let maximumReadAttempts = 100
+
+    /// Refuses a directory without a MANIFEST that holds anything but what creating a store leaves:
+    /// the files are someone else's, and a store never touches files it did not create.
+    private static func requireNoForeignFiles(_ path: String, fileSystem: any FileSystem) throws {
+        let foreign = try fileSystem.contentsOfDirectory(path).filter { !creationLeftovers.contains($0) }
+        guard foreign.isEmpty else {
+            throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(foreign.count) files); "
+                               + "choose an empty or new directory for a store", path: path)
+        }
+    }
+
+    /// Opens without the lock. A writer may flush meanwhile — install a new MANIFEST, start a new
+    /// log segment and remove the old one — so the manifest is read again after the log is
+    /// replayed: when it changed, or a segment vanished under the reader, it starts again, and
+    /// what it returns is one state the store was in.
+    private static func openForReading(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
+        -> (writer: StoreWriter, snapshot: StoreSnapshot)
+    {
+        guard fileSystem.exists(path) else { throw CadenceError(.notFound, "there is no store here", path: path) }
+        let manifestPath = path + "/" + Manifest.fileName
+        for _ in 0..<maximumReadAttempts {
+            let bytes: [UInt8]
+            do {
+                bytes = try fileSystem.readFile(manifestPath)
+            } catch let error as CadenceError where error.code == .notFound {
+                throw CadenceError(.notFound, "there is no store manifest", path: manifestPath)
+            }
+            do {
+                var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
+                                         manifest: try Manifest(decoding: bytes, path: manifestPath))
+                let snapshot = try writer.load()
+                if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
+            } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
+                // A vanished (or half-replaced) segment is only a writer moving on if the manifest did.
+                guard (try? fileSystem.readFile(manifestPath)) != bytes else { throw error }
+            }
+        }
+        throw CadenceError(.io, "the store kept changing while it was read (\(maximumReadAttempts) attempts); try again",
+                           path: path)
+    }
+
+    /// Builds the snapshot from the manifest and the log segments it does not cover.
+    private mutating func load() throws -> StoreSnapshot {
+        for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
+        return try replayLog(onto: snapshotFromManifest())
     }
 
     private func snapshotFromManifest() -> StoreSnapshot {
@@ -123,13 +170,14 @@ struct StoreWriter: Sendable {
         return snapshot
     }
 
-    /// Removes chunk files and temporary files the manifest does not list (left by a crash
-    /// between writing them and installing the manifest).
+    /// Removes what a crash left behind: chunk files the manifest does not list (written before
+    /// the manifest that would have listed them) and the manifest's temporary file. Only names
+    /// Cadence gives its files count; anything else in the directory is left alone.
     private func removeOrphans() throws {
-        let listed = Set(manifest.types.flatMap { $0.chunks.map { Manifest.chunkFileName($0.number) } })
-        for name in try fileSystem.contentsOfDirectory(directory)
-        where (name.hasPrefix("chunk-") && !listed.contains(name)) || name.hasSuffix(".tmp") {
-            try fileSystem.remove(directory + "/" + name)
+        let listed = Set(manifest.types.flatMap { $0.chunks.map(\.number) })
+        for name in try fileSystem.contentsOfDirectory(directory) {
+            let isOrphan = Manifest.chunkNumber(name).map { !listed.contains($0) } ?? (name == Manifest.fileName + ".tmp")
+            if isOrphan { try fileSystem.remove(directory + "/" + name) }
         }
     }
 

@@ -110,6 +110,8 @@ final class FaultInjectingFileSystem: FileSystem {
 
     func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
 
+    func fileSize(_ path: String) throws -> Int { try base.fileSize(path) }
+
     func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         switch check(.writeFile, path, [.shortWrite, .noSpace, .eio, .syncFailure]) {
         case .shortWrite:
