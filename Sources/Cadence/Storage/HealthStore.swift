@@ -101,6 +101,9 @@ public final class HealthStore: Sendable {
                            writer: opened.writer)
     }
 
+    /// The path of the log segment the store appends to (or, read-only, replayed last).
+    package func currentLogPath() -> String { writer.withLock { $0.currentLogPath } }
+
     /// The current snapshot: what a query started now sees.
     package func snapshot() -> StoreSnapshot { current.withLock { $0 } }
 

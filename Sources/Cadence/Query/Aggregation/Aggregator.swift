@@ -150,6 +150,7 @@ package struct Aggregator {
             return true
         }
         .sorted { $0.summary.minimumStart < $1.summary.minimumStart }
+        for case .chunk(let chunk, _, _) in units { try chunk.checkPresent() }
         units = split(units, filter: filter)
         // Whether the time sweep will be needed, judged from the summaries (a superset of the
         // selected samples): if so, the per-unit pass gathers the rows it decodes, so nothing
