@@ -93,6 +93,7 @@ struct DamageTests {
         memory.overwrite(logPath, with: Array(bytes.prefix(bytes.count - 700)))
         let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
         #expect(reader.verify().isEmpty)
+        #expect(try reader.info().unfinishedLogBytes > 0)
     }
 
     @Test("A query never answers from the summary of a chunk file that is missing or has the wrong size",
