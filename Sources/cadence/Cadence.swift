@@ -34,6 +34,7 @@ struct CadenceCommand: ParsableCommand {
             InfoCommand.self,
             VerifyCommand.self,
             RepairCommand.self,
+            CompactCommand.self,
             PlotCommand.self,
             GenerateCommand.self,
         ])

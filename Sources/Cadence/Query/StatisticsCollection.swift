@@ -18,13 +18,39 @@ public struct StatisticsCollection: Sendable {
     init(query: StatisticsCollectionQuery, snapshot: StoreSnapshot, parallelism: Int? = nil) throws {
         self.query = query
         let span = Self.dataSpan(query: query, snapshot: snapshot)
+        let covering = span.map { $0.lowerBound...$0.upperBound } ?? 0...0
+        let maximumIntervals = try Self.maximumIntervals(query: query, sourceCount: snapshot.provenances.count,
+                                                         covering: covering)
         edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
-                                  covering: span.map { $0.lowerBound...$0.upperBound } ?? 0...0)
+                                  covering: covering, maximumEdgeCount: maximumIntervals + 1)
         var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
                                     options: query.options, edges: span == nil ? [] : edges.edges,
                                     sourcePriority: query.sourcePriority)
         if let parallelism { aggregator.parallelism = parallelism }
         output = try aggregator.run()
+    }
+
+    /// The most memory one query's intervals may take: a quarter of the machine's, at most 2 GiB.
+    static let intervalMemoryBudget = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 2 << 30))
+
+    /// How many intervals fit in ``intervalMemoryBudget`` — an edge and the accumulators of each
+    /// (one per source too when separated by source) — checked against an estimate of the count
+    /// before anything is allocated.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` when the query's intervals would not fit.
+    private static func maximumIntervals(query: StatisticsCollectionQuery, sourceCount: Int,
+                                         covering: ClosedRange<Int64>) throws -> Int {
+        let accumulators = 2 + (query.options.contains(.separateBySource) ? sourceCount : 0)
+        let bytesPerInterval = MemoryLayout<Timestamp>.stride + accumulators * MemoryLayout<IntervalAccumulator>.stride
+        let maximum = max(2, intervalMemoryBudget / bytesPerInterval)
+        let length = max(1, query.intervalComponents.nominalMicroseconds)
+        let estimate = (covering.upperBound - covering.lowerBound) / length + 1
+        guard estimate <= maximum else {
+            let neededMiB = (estimate * Int64(bytesPerInterval)) >> 20
+            throw CadenceError(.invalidQuery, "the query needs about \(estimate) intervals of \(query.intervalComponents) (\(neededMiB) MiB "
+                               + "of memory), more than one query may use (\(intervalMemoryBudget >> 20) MiB); use a longer interval or a shorter time range")
+        }
+        return maximum
     }
 
     /// The time span the query's samples can reach, from the summaries of the units it selects.
@@ -65,7 +91,8 @@ public struct StatisticsCollection: Sendable {
     /// Every interval from the one containing `start` to the one containing `end`, inclusive, empty
     /// ones with `nil` values; set the second argument to `true` to stop early.
     ///
-    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than 50 million intervals.
+    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than
+    ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
     public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
         guard start <= end else { return }
         let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,

@@ -42,6 +42,9 @@ public final class HealthStore: Sendable {
         public var flushThreshold = 2_000_000
         /// The most samples in one chunk file.
         public var chunkCapacity = 65_536
+        /// The fraction of a type's samples in chunk files that may be deleted (hidden, but still
+        /// in the files) before a delete compacts that type, rewriting its chunks without them.
+        public var compactionThreshold = 0.25
 
         /// The default options.
         public init() {}
@@ -199,25 +202,35 @@ public final class HealthStore: Sendable {
 
     private func delete(where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool) throws -> Int {
         var deleted = 0
+        var compacting: Set<String> = []
         try commit { writer, snapshot in
             let result = try writer.delete(snapshot: snapshot) { try matches(snapshot.provenances, $0, $1, $2) }
             deleted = result.count
+            compacting = writer.typesToCompact(result.snapshot, threshold: options.compactionThreshold)
             return (result.snapshot, result.change)
+        }
+        if !compacting.isEmpty {
+            try commit { writer, snapshot in (try writer.flush(snapshot: snapshot, rewriting: compacting), nil) }
         }
         return deleted
     }
 
     /// Moves every unflushed sample into chunk files and truncates the log.
     public func flush() throws {
-        try commit { writer, snapshot in (try writer.flush(snapshot: snapshot, compacting: false), nil) }
+        try commit { writer, snapshot in (try writer.flush(snapshot: snapshot), nil) }
     }
 
     /// Rewrites every type's chunks: merges small chunks, physically removes deleted samples, and
     /// optionally forgets deleted objects recorded before `sequence` (anchors older than that then
     /// get ``CadenceError/Code/anchorExpired``).
+    ///
+    /// Deletes compact a type on their own once more than ``Options/compactionThreshold`` of
+    /// its samples are deleted. Like a flush, a compaction is crash-safe: the new chunk files are
+    /// synced before the manifest that lists them replaces the old one, and the old files are
+    /// removed only after that.
     public func compact(discardingDeletionsBefore sequence: Int64? = nil) throws {
         try commit { writer, snapshot in
-            (try writer.flush(snapshot: snapshot, compacting: true, deletionHorizon: sequence), nil)
+            (try writer.flush(snapshot: snapshot, rewriting: Set(snapshot.types.keys), deletionHorizon: sequence), nil)
         }
     }
 

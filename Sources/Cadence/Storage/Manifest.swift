@@ -22,6 +22,9 @@ package struct Manifest: Sendable {
     package struct TypeEntry: Sendable {
         package var type: QuantityType
         package var chunks: [ChunkEntry]
+        /// The last change when the type was compacted: the samples deleted up to it are no
+        /// longer in its chunk files, so their deletions hide nothing.
+        package var compactedSequence: Int64 = 0
     }
 
     static let magic: [UInt8] = Array("CDNMANIF".utf8)
@@ -83,6 +86,9 @@ package struct Manifest: Sendable {
         }
         body.writeVarint(UInt64(tombstones.count))
         for tombstone in tombstones { tombstone.write(to: &body) }
+        // Appended last, so a manifest written before it existed still reads (as 0: nothing compacted).
+        body.writeVarint(UInt64(types.count))
+        for entry in types { body.write(entry.compactedSequence) }
         var writer = BinaryWriter(capacity: body.count + 32)
         writer.write(bytes: Self.magic)
         writer.write(FormatVersion.current)
@@ -112,6 +118,12 @@ package struct Manifest: Sendable {
             return TypeEntry(type: type, chunks: chunks)
         }
         tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+        if !reader.isAtEnd {
+            guard try reader.readCount(minimumItemSize: 8) == types.count else {
+                throw reader.corrupt("the compaction sequences do not match the types")
+            }
+            for index in types.indices { types[index].compactedSequence = try reader.read() }
+        }
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes in the manifest body") }
     }
 }

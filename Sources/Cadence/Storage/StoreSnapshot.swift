@@ -44,6 +44,8 @@ package struct TypeSnapshot: Sendable {
     package var head: [HeadBatch]
     /// Sequences of deleted samples that are still physically present (until compaction).
     package var hiddenSequences: Set<Int64>
+    /// The last change when the type was compacted (deletions up to it are out of the files).
+    package var compactedSequence: Int64 = 0
 
     package init(type: QuantityType) {
         self.type = type

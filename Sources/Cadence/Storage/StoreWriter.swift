@@ -118,13 +118,15 @@ struct StoreWriter: Sendable {
         var types: [String: TypeSnapshot] = [:]
         for entry in manifest.types {
             var type = TypeSnapshot(type: entry.type)
+            type.compactedSequence = entry.compactedSequence
             type.chunks = entry.chunks.map {
                 ChunkHandle(number: $0.number, path: chunkPath($0.number), byteCount: $0.byteCount, summary: $0.summary,
                             fileSystem: fileSystem)
             }
             types[entry.type.identifier] = type
         }
-        for tombstone in manifest.tombstones where types[tombstone.typeIdentifier] != nil {
+        for tombstone in manifest.tombstones
+        where tombstone.deletionSequence > types[tombstone.typeIdentifier]?.compactedSequence ?? .max {
             types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
         }
         return StoreSnapshot(storeIdentifier: manifest.storeIdentifier, lastSequence: manifest.lastSequence,
@@ -388,18 +390,21 @@ struct StoreWriter: Sendable {
 
     // MARK: Flushing and compaction
 
-    /// Writes the head (and, when compacting, every chunk) into new chunk files, installs a new
-    /// manifest, then starts a new log segment and removes the replaced files.
-    mutating func flush(snapshot: StoreSnapshot, compacting: Bool, deletionHorizon: Int64? = nil) throws -> StoreSnapshot {
+    /// Writes the head (and the chunks of the types in `rewriting`, without their deleted rows)
+    /// into new chunk files, installs a new manifest, then starts a new log segment and removes
+    /// the replaced files.
+    mutating func flush(snapshot: StoreSnapshot, rewriting: Set<String> = [], deletionHorizon: Int64? = nil) throws
+        -> StoreSnapshot
+    {
         try checkWritable()
-        guard compacting || headCount > 0 else { return snapshot }
+        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil else { return snapshot }
         var updated = manifest
         updated.provenances = snapshot.provenances
         updated.lastSequence = snapshot.lastSequence
         updated.flushedSequence = snapshot.lastSequence
         updated.logSegment = manifest.logSegment + 1
         var tombstones = snapshot.tombstones
-        if compacting, let horizon = deletionHorizon, horizon > updated.deletionHorizon {
+        if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
             tombstones.removeAll { $0.deletionSequence < horizon }
             updated.deletionHorizon = horizon
         }
@@ -412,12 +417,14 @@ struct StoreWriter: Sendable {
         var rewritten: [String: Int] = [:]
         for identifier in snapshot.types.keys.sorted() {
             guard let type = snapshot.types[identifier] else { continue }
-            let rewrite = compacting ? type.chunks : []
+            let rewrite = rewriting.contains(identifier) ? type.chunks : []
             guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
             var columns = SampleColumns()
             for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
             for batch in type.head { columns.append(contentsOf: batch.columns) }
-            if !type.hiddenSequences.isEmpty {
+            // Only a compaction drops deleted rows: a flush keeps them, hidden, so that every
+            // deletion after a type's last compaction still hides a row that is there.
+            if rewriting.contains(identifier), !type.hiddenSequences.isEmpty {
                 columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
             }
             columns = columns.sortedByStart()
@@ -438,6 +445,7 @@ struct StoreWriter: Sendable {
         for identifier in snapshot.types.keys.sorted() {
             guard var type = snapshot.types[identifier] else { continue }
             if let count = rewritten[identifier] {
+                let compacting = rewriting.contains(identifier)
                 var newChunks = compacting ? [] : type.chunks
                 for encoded in encoded[nextPiece..<nextPiece + count] {
                     let number = updated.nextChunkNumber
@@ -453,12 +461,15 @@ struct StoreWriter: Sendable {
                 if compacting { replaced += type.chunks.map(\.path) }
                 type.chunks = newChunks
                 type.head = []
-                if compacting { type.hiddenSequences = [] }
+                if compacting {
+                    type.hiddenSequences = []
+                    type.compactedSequence = snapshot.lastSequence
+                }
                 types[identifier] = type
             }
             entries.append(Manifest.TypeEntry(type: type.type, chunks: type.chunks.map {
                 Manifest.ChunkEntry(number: $0.number, byteCount: $0.byteCount, summary: $0.summary)
-            }))
+            }, compactedSequence: type.compactedSequence))
         }
         updated.types = entries
         let directory = self.directory
@@ -479,6 +490,14 @@ struct StoreWriter: Sendable {
         return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
                              deletionHorizon: updated.deletionHorizon, provenances: snapshot.provenances,
                              sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+    }
+
+    /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).
+    func typesToCompact(_ snapshot: StoreSnapshot, threshold: Double) -> Set<String> {
+        Set(snapshot.types.compactMap { identifier, type in
+            let rows = type.chunks.reduce(0) { $0 + $1.summary.count }
+            return rows > 0 && Double(type.hiddenSequences.count) > threshold * Double(rows) ? identifier : nil
+        })
     }
 
     private mutating func installManifest(_ updated: Manifest) throws {
