@@ -34,9 +34,11 @@ package protocol FileSystem: Sendable {
     func syncDirectory(_ path: String) throws
     /// Shortens a file to `size` bytes.
     func truncate(_ path: String, to size: Int) throws
-    /// Takes the store's exclusive writer lock, or returns `nil` when another process holds it.
-    /// The lock lasts as long as the returned object.
-    func lockExclusively(_ path: String) throws -> (any FileLock)?
+    /// Takes the store's exclusive writer lock, or returns `nil` when another process holds it;
+    /// with `waiting`, blocks until the holder releases it. The lock lasts as long as the
+    /// returned object (and the process: the system releases it when the process dies), and the
+    /// file then holds the process's id, for the error another process gets.
+    func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)?
 }
 
 /// A file open for appending (the write-ahead log).

@@ -43,14 +43,15 @@ extension HealthStore {
     ///   ``CadenceError/Code/corruptFile`` when the manifest itself is damaged;
     ///   ``CadenceError/Code/io`` naming the file that could not be read.
     /// - Complexity: O(*n*): every chunk and log record is read and checked.
-    public static func repair(at path: String) throws -> RepairReport {
-        try repair(at: path, fileSystem: POSIXFileSystem())
+    /// - Parameter waitForWriter: Wait for a process writing the store to close it, instead of throwing.
+    public static func repair(at path: String, waitForWriter: Bool = false) throws -> RepairReport {
+        try repair(at: path, fileSystem: POSIXFileSystem(), waitForWriter: waitForWriter)
     }
 
-    package static func repair(at path: String, fileSystem: any FileSystem) throws -> RepairReport {
-        guard let lock = try fileSystem.lockExclusively(path + "/" + StoreWriter.lockFileName) else {
-            throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
-        }
+    package static func repair(at path: String, fileSystem: any FileSystem, waitForWriter: Bool = false) throws
+        -> RepairReport
+    {
+        let lock = try StoreWriter.takeLock(path, waiting: waitForWriter, fileSystem: fileSystem)
         defer { lock.unlock() }
         let manifestPath = path + "/" + Manifest.fileName
         var manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)

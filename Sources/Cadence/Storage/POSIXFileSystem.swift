@@ -129,14 +129,21 @@ package struct POSIXFileSystem: FileSystem {
         guard Glibc.truncate(path, off_t(size)) == 0 else { throw Self.failure("truncate", path) }
     }
 
-    package func lockExclusively(_ path: String) throws -> (any FileLock)? {
+    package func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("open", path) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let number = errno
+            if number == EINTR { continue }
             _ = Glibc.close(descriptor)
             if number == EWOULDBLOCK { return nil }
             throw Self.failure("flock", path, number)
+        }
+        // The holder's id, for the error of the next process that tries (not synced: it only
+        // matters while this process lives).
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(descriptor, 0) == 0 {
+            _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, pid.count, 0) }
         }
         return POSIXFileLock(descriptor: descriptor)
     }

@@ -22,6 +22,10 @@ struct StoreWriter: Sendable {
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     private var failure: CadenceError?
     private(set) var headCount = 0
+    /// Read-only: the bytes of the MANIFEST read, and of the last log segment replayed; a file
+    /// of another size means the writing process moved on.
+    private var manifestLength = 0
+    private var replayedLength = 0
 
     private var manifestPath: String { directory + "/" + Manifest.fileName }
     private func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
@@ -42,9 +46,7 @@ struct StoreWriter: Sendable {
         } else {
             try fileSystem.createDirectory(path)
         }
-        guard let lock = try fileSystem.lockExclusively(path + "/" + lockFileName) else {
-            throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
-        }
+        let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
         let manifest: Manifest
         if fileSystem.exists(manifestPath) {
             manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
@@ -67,6 +69,18 @@ struct StoreWriter: Sendable {
     private static let creationLeftovers: Set<String> = [lockFileName, Manifest.fileName + ".tmp"]
     /// How often a reader starts again when a writer changed the store under it.
     private static let maximumReadAttempts = 100
+
+    /// Takes the store's writer lock, or throws ``CadenceError/Code/storeLocked`` naming the
+    /// process that holds it.
+    static func takeLock(_ path: String, waiting: Bool, fileSystem: any FileSystem) throws -> any FileLock {
+        let lockPath = path + "/" + lockFileName
+        if let lock = try fileSystem.lockExclusively(lockPath, waiting: waiting) { return lock }
+        let holder = (try? fileSystem.readFile(lockPath)).flatMap {
+            Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        throw CadenceError(.storeLocked, "another process\(holder.map { " (pid \($0))" } ?? "") has this store open for writing",
+                           path: path)
+    }
 
     /// Refuses a directory without a MANIFEST that holds anything but what creating a store leaves:
     /// the files are someone else's, and a store never touches files it did not create.
@@ -98,6 +112,7 @@ struct StoreWriter: Sendable {
                 var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
                                          manifest: try Manifest(decoding: bytes, path: manifestPath))
                 let snapshot = try writer.load()
+                writer.manifestLength = bytes.count
                 if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
             } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
                 // A vanished (or half-replaced) segment is only a writer moving on if the manifest did.
@@ -106,6 +121,61 @@ struct StoreWriter: Sendable {
         }
         throw CadenceError(.io, "the store kept changing while it was read (\(maximumReadAttempts) attempts); try again",
                            path: path)
+    }
+
+    /// Read-only: the snapshot brought up to what the writing process committed since it was
+    /// read, with the change for observers (`nil` when no commit is new: a flush only moves
+    /// samples), or `nil` when the files did not change.
+    ///
+    /// Costs two `stat`s and an existence check when nothing changed. Records appended to the
+    /// same segment are read and applied; after a flush (a new manifest and segment) the store is
+    /// read again, as at opening.
+    mutating func catchUp(_ snapshot: StoreSnapshot) throws -> (snapshot: StoreSnapshot, change: StoreChange?)? {
+        let logPath = currentLogPath
+        let manifestSize = try? fileSystem.fileSize(directory + "/" + Manifest.fileName)
+        let logSize = try? fileSystem.fileSize(logPath)
+        let flushed = fileSystem.exists(self.logPath(manifest.logSegment + 1))
+        if manifestSize == manifestLength, !flushed, let logSize, logSize >= replayedLength {
+            guard logSize > replayedLength else { return nil }
+            do {
+                let bytes = try fileSystem.readFile(logPath)
+                if bytes.count >= replayedLength {
+                    let (entries, validLength) = try WriteAheadLog.readSegment(Array(bytes[replayedLength...]), path: logPath)
+                    guard !entries.isEmpty else { return nil }
+                    var updated = snapshot
+                    var extents: [String: StoreChange.Extent] = [:]
+                    for entry in entries {
+                        updated = try apply(entry, to: updated)
+                        switch entry {
+                        case .save(_, let batches):
+                            for (type, columns) in batches {
+                                extents[type.identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(columns))
+                            }
+                        case .delete(let tombstones):
+                            // A deletion does not carry the sample's dates: the type's whole span.
+                            for identifier in Set(tombstones.map(\.typeIdentifier)) {
+                                extents[identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(updated.types[identifier]))
+                            }
+                        }
+                    }
+                    replayedLength += validLength
+                    return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                                 types: extents))
+                }
+            } catch let error as CadenceError where error.code == .notFound {
+                // Flushed between the `stat` and the read: read the store again below.
+            }
+        }
+        let reopened = try Self.openForReading(path: directory, options: options, fileSystem: fileSystem)
+        self = reopened.writer
+        let updated = reopened.snapshot
+        guard updated.lastSequence != snapshot.lastSequence else { return (updated, nil) }
+        let identifiers = Set(updated.types.keys).union(snapshot.types.keys)
+        let extents = Dictionary(uniqueKeysWithValues: identifiers.map { identifier in
+            (identifier, StoreChange.Extent(updated.types[identifier]).union(StoreChange.Extent(snapshot.types[identifier])))
+        })
+        return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                     types: extents))
     }
 
     /// Builds the snapshot from the manifest and the log segments it does not cover.
@@ -153,6 +223,7 @@ struct StoreWriter: Sendable {
                 if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
             }
             for entry in entries { snapshot = try apply(entry, to: snapshot) }
+            replayedLength = validLength
             if !options.readOnly && segment != segments.last {
                 // What is replayed must be on disk: a record whose fsync failed before a crash of
                 // this process may still sit only in the page cache.

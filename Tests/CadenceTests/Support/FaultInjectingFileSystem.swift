@@ -155,9 +155,9 @@ final class FaultInjectingFileSystem: FileSystem {
         try base.truncate(path, to: size)
     }
 
-    func lockExclusively(_ path: String) throws -> (any FileLock)? {
+    func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         if let fault = check(.lock, path, [.eio]) { throw Self.failure(fault, .lock, path) }
-        return try base.lockExclusively(path)
+        return try base.lockExclusively(path, waiting: waiting)
     }
 
     fileprivate func append(_ bytes: [UInt8], to file: any AppendableFile, path: String) throws {

@@ -51,5 +51,7 @@ final class HookedFileSystem: FileSystem {
     func remove(_ path: String) throws { try base.remove(path) }
     func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
     func truncate(_ path: String, to size: Int) throws { try base.truncate(path, to: size) }
-    func lockExclusively(_ path: String) throws -> (any FileLock)? { try base.lockExclusively(path) }
+    func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
+        try base.lockExclusively(path, waiting: waiting)
+    }
 }
