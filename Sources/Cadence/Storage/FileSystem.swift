@@ -12,7 +12,8 @@
 /// failed `fsync`). Every method throws ``CadenceError`` with code ``CadenceError/Code/io`` (or
 /// ``CadenceError/Code/notFound``) naming the path.
 package protocol FileSystem: Sendable {
-    /// Creates a directory and its parents; succeeds if it exists.
+    /// Creates a directory and its parents, each made durable (its parent directory synced);
+    /// succeeds if it exists.
     func createDirectory(_ path: String) throws
     /// Whether a file or directory exists.
     func exists(_ path: String) -> Bool
