@@ -183,6 +183,7 @@ struct PowerLossTests {
         for call in 1...calls {
             #expect(try Self.losePower(seed: seed, steps: steps, at: call, images: 2))
         }
+        print("power-loss: seed \(seed): \(calls) crash points, each checked on 2 disk images")
     }
 
     @Test("Random workloads lose power at random calls (CADENCE_POWER_LOSS_COUNT of them; 40 by default)")

@@ -22,12 +22,14 @@ import Synchronization
 ///
 /// The store is safe to share between threads and tasks: queries read an immutable snapshot while
 /// a writer commits. One process at a time may open a store for writing (a file lock enforces
-/// it); read-only opens work beside it and see the store as of their opening.
+/// it, naming the holder's pid); read-only opens work beside it, in this process or others, and
+/// catch up with its commits before each query.
 ///
 /// ## Topics
 /// ### Opening
 /// - ``open(at:options:)``
 /// - ``inMemory(options:)``
+/// - ``refresh()``
 /// ### Writing
 /// - ``save(_:)-([QuantitySample])``
 /// - ``save(_:)-(QuantitySampleBatch)``
