@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Synchronization
 import Testing
 @testable import Cadence
 
@@ -72,6 +73,23 @@ struct DamageTests {
         #expect(!report.wasIntact && report.logRecordsLost == 0)
         let repaired = try HealthStore.open(at: "/s", options: HealthStore.Options(), fileSystem: memory)
         #expect(try StoreTests.readAll(repaired) == before)
+    }
+
+    @Test("Repair makes its cut of the log durable before it installs the manifest")
+    func repairSyncsItsCut() throws {
+        let (memory, logPath, _) = try Self.store()
+        memory.overwrite(logPath, with: try memory.readFile(logPath) + [UInt8](repeating: 0xEE, count: 100))
+        let calls = Mutex<[(HookedFileSystem.Operation, String)]>([])
+        let hooked = HookedFileSystem(wrapping: memory) { operation, path in
+            if operation != .readFile && operation != .fileSize && operation != .contentsOfDirectory {
+                calls.withLock { $0.append((operation, path)) }
+            }
+        }
+        _ = try HealthStore.repair(at: "/s", fileSystem: hooked)
+        let order = calls.withLock { $0 }
+        let cut = try #require(order.firstIndex { $0 == (.truncate, logPath) })
+        let installed = try #require(order.firstIndex { $0.0 == .rename && $0.1.hasSuffix("MANIFEST.tmp") })
+        #expect(order[cut..<installed].contains { $0 == (.syncFile, logPath) }, "\(order)")
     }
 
     @Test("Verify reports a log whose last record was damaged in place (not a torn append)")

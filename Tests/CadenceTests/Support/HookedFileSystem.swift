@@ -10,10 +10,16 @@ import Synchronization
 
 /// A ``FileSystem`` that forwards every call to another one after running a hook, so a test can
 /// act between two steps of a reader (a writer's flush between reading the manifest and listing
-/// the log) or make one read fail the way the operating system would (a permission error).
+/// the log), make one read fail the way the operating system would (a permission error), or
+/// record the order of the calls that make writes durable.
 final class HookedFileSystem: FileSystem {
-    /// A read-side call the hook sees.
-    enum Operation: Sendable { case readFile, contentsOfDirectory, fileSize }
+    /// A call the hook sees.
+    enum Operation: Sendable, Equatable {
+        case readFile, contentsOfDirectory, fileSize
+        case writeFile, truncate, rename, remove, syncDirectory
+        /// The `fsync` of a file opened for appending.
+        case syncFile
+    }
 
     let base: any FileSystem
     private let hook: Mutex<(@Sendable (Operation, String) throws -> Void)?>
@@ -45,13 +51,49 @@ final class HookedFileSystem: FileSystem {
         try run(.fileSize, path)
         return try base.fileSize(path)
     }
-    func writeFile(_ path: String, _ bytes: [UInt8]) throws { try base.writeFile(path, bytes) }
-    func openForAppending(_ path: String) throws -> any AppendableFile { try base.openForAppending(path) }
-    func rename(_ source: String, to destination: String) throws { try base.rename(source, to: destination) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
-    func truncate(_ path: String, to size: Int) throws { try base.truncate(path, to: size) }
+    func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        try run(.writeFile, path)
+        try base.writeFile(path, bytes)
+    }
+    func openForAppending(_ path: String) throws -> any AppendableFile {
+        HookedAppendableFile(base: try base.openForAppending(path)) { [self] in try run(.syncFile, path) }
+    }
+    func rename(_ source: String, to destination: String) throws {
+        try run(.rename, source)
+        try base.rename(source, to: destination)
+    }
+    func remove(_ path: String) throws {
+        try run(.remove, path)
+        try base.remove(path)
+    }
+    func syncDirectory(_ path: String) throws {
+        try run(.syncDirectory, path)
+        try base.syncDirectory(path)
+    }
+    func truncate(_ path: String, to size: Int) throws {
+        try run(.truncate, path)
+        try base.truncate(path, to: size)
+    }
     func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         try base.lockExclusively(path, waiting: waiting)
     }
+}
+
+/// An appendable file whose `fsync` runs the hook first.
+private final class HookedAppendableFile: AppendableFile, @unchecked Sendable {
+    private let base: any AppendableFile
+    private let beforeSync: () throws -> Void
+
+    init(base: any AppendableFile, beforeSync: @escaping () throws -> Void) {
+        self.base = base
+        self.beforeSync = beforeSync
+    }
+
+    var size: Int { base.size }
+    func append(_ bytes: [UInt8]) throws { try base.append(bytes) }
+    func sync() throws {
+        try beforeSync()
+        try base.sync()
+    }
+    func close() { base.close() }
 }
