@@ -35,6 +35,7 @@ struct CadenceCommand: ParsableCommand {
             VerifyCommand.self,
             RepairCommand.self,
             PriorityCommand.self,
+            CompactCommand.self,
             PlotCommand.self,
             GenerateCommand.self,
         ])

@@ -17,7 +17,8 @@ import Foundation
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete samples by UUID, or by type, date range and source.")
+        abstract: "Delete samples by UUID, or by type, date range and source.",
+        discussion: CommittedClose.help)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -55,12 +56,13 @@ struct DeleteCommand: ParsableCommand {
         } else {
             deleted = try store.deleteSamples(withUUIDs: identifiers)
         }
-        try store.close()
+        let flushFailure = CommittedClose.close(store)
         var output = StandardOutput()
         switch format {
         case .json: output.writeLine(JSONValue.object([("deleted", .integer(deleted))]).serialized())
         default: output.writeLine("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
         }
         output.flush()
+        if let flushFailure { throw CommittedClose.report(flushFailure, after: "the deletion") }
     }
 }

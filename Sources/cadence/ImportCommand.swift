@@ -27,6 +27,8 @@ struct ImportCommand: ParsableCommand {
             --strict such a record fails its file and leaves the store as it was (later files are \
             then not imported). CSV columns: type,sourceName,unit,startDate,endDate,value required; \
             uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata.
+
+            \(CommittedClose.help)
             """)
 
     @Argument(help: ArgumentHelp("The files to import (.zip, .xml or .csv).", valueName: "file"))
@@ -72,7 +74,7 @@ struct ImportCommand: ParsableCommand {
                 if strict { break }
             }
         }
-        try store.close()
+        let flushFailure = CommittedClose.close(store)
 
         var output = StandardOutput()
         switch format {
@@ -80,6 +82,11 @@ struct ImportCommand: ParsableCommand {
         default: output.write(Self.text(summaries))
         }
         output.flush()
+        if let flushFailure {
+            let status = CommittedClose.report(flushFailure, after: "what was imported")
+            // A file that failed to import outranks it: the status is then 1.
+            if failures.isEmpty { throw status }
+        }
         if !failures.isEmpty { throw ExitCode.failure }
     }
 

@@ -34,7 +34,7 @@ struct RepairCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: storeOptions.store, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CadenceError(.notFound, "there is no store here", path: storeOptions.store)
         }
-        let report = try HealthStore.repair(at: storeOptions.store)
+        let report = try HealthStore.repair(at: storeOptions.store, waitForWriter: storeOptions.wait)
         var output = StandardOutput()
         switch format {
         case .json:

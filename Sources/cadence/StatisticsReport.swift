@@ -53,7 +53,14 @@ struct StatisticsReport {
     private func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
         var values: [StatisticColumn: Double] = [:]
         for column in selection.columns {
-            values[column] = try column.value(of: statistics, source: source, unit: unit)
+            let value = try column.value(of: statistics, source: source, unit: unit)
+            if let value, !value.isFinite {
+                // Printed, it would read as a number or as "no data"; neither is true.
+                throw CadenceError(.invalidQuery, "the \(column) of \(type.identifier)\(source.map { " from \($0.name)" } ?? "") "
+                                   + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
+                                   + "a value can hold (\(value))")
+            }
+            values[column] = value
         }
         let mostRecentInterval = selection.columns.contains(.mostRecent)
             ? statistics.mostRecentQuantityDateInterval(for: source) : nil

@@ -44,9 +44,34 @@ struct TableRenderer {
         self.columns = columns
     }
 
-    /// Adds a row; missing cells are blank and extra cells are ignored.
+    /// Adds a row; missing cells are blank and extra cells are ignored. Control characters and
+    /// bidirectional marks in a cell are written as `\u{…}` escapes: a cell holds data (source
+    /// names, metadata) that must not move the cursor, recolour or reorder the terminal's text.
     mutating func append(_ cells: [String]) {
-        rows.append((0..<columns.count).map { $0 < cells.count ? cells[$0] : "" })
+        rows.append((0..<columns.count).map { $0 < cells.count ? Self.escaped(cells[$0]) : "" })
+    }
+
+    /// `text` with every control character and bidirectional formatting mark escaped.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional marks,
+    /// embeddings, overrides and isolates.
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// The table as lines of text (header, rule, rows), each ending in a newline.

@@ -14,11 +14,17 @@ import Foundation
 ///     cadence verify --store health
 ///
 /// Prints each damaged file with the reason and exits with status 1 if there is any; a store whose
-/// manifest or log is damaged fails to open, which is reported the same way.
+/// manifest or log is damaged fails to open, which is reported the same way. A log that ends in a
+/// write a crash cut short is not damage (that save never returned); it is noted.
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check the checksums of every file of a store; exit 1 if any is damaged.")
+        abstract: "Check the checksums of every file of a store; exit 1 if any is damaged.",
+        discussion: """
+            The end of the write-ahead log is checked too: a final record cut short by a crash is \
+            a save that never returned, noted and not counted as damage; a final record damaged \
+            in place is damage.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -32,12 +38,14 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.openForReading()
         let problems = store.verify()
-        let chunks = try store.info().types.reduce(0) { $0 + $1.chunks }
+        let info = try store.info()
+        let chunks = info.types.reduce(0) { $0 + $1.chunks }
         var output = StandardOutput()
         switch format {
         case .json:
             let document = JSONValue.object([
                 ("chunks", .integer(chunks)),
+                ("unfinishedLogBytes", .integer(info.unfinishedLogBytes)),
                 ("damaged", .array(problems.map { problem in
                     .object([("path", .string(problem.path)), ("reason", .string(problem.message))])
                 })),
@@ -46,6 +54,10 @@ struct VerifyCommand: ParsableCommand {
         default:
             for problem in problems {
                 output.writeLine("damaged: \(problem.description)")
+            }
+            if info.unfinishedLogBytes > 0 {
+                output.writeLine("note: the log ends in \(info.unfinishedLogBytes) bytes of a save that a crash cut short "
+                                 + "(it never returned); they are dropped when the store is next opened for writing.")
             }
             if problems.isEmpty {
                 output.writeLine("OK: \(chunks) chunk file\(chunks == 1 ? "" : "s") verified in \(storeOptions.store).")

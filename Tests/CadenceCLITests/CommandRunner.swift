@@ -77,8 +77,10 @@ enum CadenceBinary {
             """))
     }()
 
-    /// Runs `cadence` with `arguments` and waits for it.
-    static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> CommandResult {
+    /// Runs `cadence` with `arguments` and waits for it; with `fileSizeLimit`, no file it writes
+    /// may grow past that many 512-byte blocks (`ulimit -f`): a write beyond fails with `EFBIG`,
+    /// the way a full disk fails it, at a size the test chooses.
+    static func run(_ arguments: [String], currentDirectory: URL? = nil, fileSizeLimit: Int? = nil) throws -> CommandResult {
         let executable = try location.get()
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -93,8 +95,15 @@ enum CadenceBinary {
             try? error.close()
         }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let fileSizeLimit {
+            // SIGXFSZ ignored (kept across exec), so the write fails instead of killing the process.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimit) && trap '' XFSZ && exec \"$0\" \"$@\"", executable.path]
+                + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice

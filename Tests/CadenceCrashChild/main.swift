@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The child process of the crash test (Tests/CadenceTests/CrashTests.swift): it opens the store
+// The child process of the crash test (Tests/CadenceTests/CrashTests.swift), and the writer of
+// the multi-process tests (`serve`, below). As the crash child, it opens the store
 // at `argv[1]` and, driven by the seed `argv[2]` (the run number), saves, deletes, flushes and
 // compacts until it is killed with SIGKILL. Every step is announced on standard output before it
 // starts and acknowledged after it returned, with one unbuffered `write(2)` per line:
@@ -71,8 +72,54 @@ func crashBatch(run: Int, batch: Int, size: Int) throws -> [QuantitySample] {
     }
 }
 
+/// `serve STORE [wait]`: the writer of the multi-process tests (MultiProcessTests.swift). It
+/// announces `opening`, opens the store for writing (waiting for the lock with `wait`), announces `opened <pid>`, then
+/// runs the commands read from standard input, one a line, acknowledging each after it returned:
+///
+///     save <batch> <size>    → saved <batch>
+///     delete <batch> <size>  → deleted <batch>
+///     flush                  → flushed
+///     exit                   (closes the store and exits 0; so does the end of input)
+func serve(_ path: String, waiting: Bool) -> Never {
+    var options = HealthStore.Options()
+    options.waitForWriter = waiting
+    announce("opening")
+    do {
+        let store = try HealthStore.open(at: path, options: options)
+        announce("opened \(getpid())")
+        while let line = readLine() {
+            let words = line.split(separator: " ").map(String.init)
+            switch (words.first, words.count) {
+            case ("save", 3):
+                guard let batch = Int(words[1]), let size = Int(words[2]) else { fail("bad command: \(line)") }
+                try store.save(try crashBatch(run: 0, batch: batch, size: size))
+                announce("saved \(batch)")
+            case ("delete", 3):
+                guard let batch = Int(words[1]), let size = Int(words[2]) else { fail("bad command: \(line)") }
+                try store.deleteSamples(withUUIDs: (0..<size).map { crashUUID(run: 0, batch: batch, index: $0) })
+                announce("deleted \(batch)")
+            case ("flush", 1):
+                try store.flush()
+                announce("flushed")
+            case ("exit", 1):
+                try store.close()
+                exit(0)
+            default:
+                fail("bad command: \(line)")
+            }
+        }
+        try store.close()
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let run = Int(arguments[2]) else { fail("usage: cadence-crash-child STORE RUN") }
+if arguments.count >= 3 && arguments[1] == "serve" { serve(arguments[2], waiting: arguments.count > 3 && arguments[3] == "wait") }
+guard arguments.count == 3, let run = Int(arguments[2]) else {
+    fail("usage: cadence-crash-child STORE RUN, or cadence-crash-child serve STORE [wait]")
+}
 var options = HealthStore.Options()
 options.flushThreshold = 300
 options.chunkCapacity = 100

@@ -187,6 +187,20 @@ struct StoreTests {
         #expect(changes.deletedObjects.map(\.uuid) == doomed)
     }
 
+    @Test("An anchor from a later change than the store holds (a store restored from a backup) is refused")
+    func anchorAhead() throws {
+        let store = HealthStore.inMemory()
+        try store.save(try Self.randomSamples(count: 20, seed: 6))
+        let sequence = store.snapshot().lastSequence
+        let ahead = QueryAnchor(storeIdentifier: store.identifier, sequence: sequence + 300)
+        let error = #expect(throws: CadenceError.self) {
+            _ = try store.execute(AnchoredObjectQuery(quantityType: .stepCount, anchor: ahead))
+        }
+        #expect(error?.code == .anchorAhead)
+        let current = QueryAnchor(storeIdentifier: store.identifier, sequence: sequence)
+        #expect(try store.execute(AnchoredObjectQuery(quantityType: .stepCount, anchor: current)).samples.isEmpty)
+    }
+
     @Test("Anchored paging with limit k returns every change exactly once, in change order", arguments: [1, 3, 7, 50])
     func anchoredPaging(limit: Int) throws {
         let store = HealthStore.inMemory()

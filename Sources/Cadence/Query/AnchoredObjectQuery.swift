@@ -93,7 +93,8 @@ extension HealthStore {
     /// Runs an anchored object query on the current snapshot.
     ///
     /// - Throws: ``CadenceError/Code/foreignAnchor`` for another store's anchor;
-    ///   ``CadenceError/Code/anchorExpired`` when deletions after the anchor were discarded by compaction.
+    ///   ``CadenceError/Code/anchorExpired`` when deletions after the anchor were discarded by compaction;
+    ///   ``CadenceError/Code/anchorAhead`` for an anchor from a later change than the store holds.
     /// - Complexity: O(*n*) over the samples of chunks changed after the anchor.
     public func execute(_ query: AnchoredObjectQuery) throws -> AnchoredObjectQuery.Result {
         try Self.changes(query, snapshot: snapshot())
@@ -104,6 +105,9 @@ extension HealthStore {
         if let anchor = query.anchor {
             guard anchor.storeIdentifier == snapshot.storeIdentifier else {
                 throw CadenceError(.foreignAnchor, "the anchor \(anchor.token) belongs to another store")
+            }
+            guard anchor.sequence <= snapshot.lastSequence else {
+                throw CadenceError(.anchorAhead, "the anchor \(anchor.token) is ahead of the store (its last change is \(snapshot.lastSequence)), which was restored from an older copy; start again without an anchor")
             }
             guard anchor.sequence >= snapshot.deletionHorizon else {
                 throw CadenceError(.anchorExpired, "the anchor \(anchor.token) is older than the retained deletions (\(snapshot.deletionHorizon)); start again without an anchor")

@@ -44,6 +44,7 @@ extension HealthStore {
                 }
             }
             continuation.onTermination = { [observers] _ in observers.remove(token) }
+            watchOtherProcesses()
         }
     }
 

@@ -46,7 +46,8 @@ public struct StatisticsCollection: Sendable {
     /// Every interval from the one containing `start` to the one containing `end`, inclusive, empty
     /// ones with `nil` values; set the second argument to `true` to stop early.
     ///
-    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than 50 million intervals.
+    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than
+    ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
     public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
         guard start <= end else { return }
         let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,

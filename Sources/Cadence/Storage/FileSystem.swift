@@ -12,7 +12,8 @@
 /// failed `fsync`). Every method throws ``CadenceError`` with code ``CadenceError/Code/io`` (or
 /// ``CadenceError/Code/notFound``) naming the path.
 package protocol FileSystem: Sendable {
-    /// Creates a directory and its parents; succeeds if it exists.
+    /// Creates a directory and its parents, each made durable (its parent directory synced);
+    /// succeeds if it exists.
     func createDirectory(_ path: String) throws
     /// Whether a file or directory exists.
     func exists(_ path: String) -> Bool
@@ -20,6 +21,8 @@ package protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws -> [String]
     /// The whole content of a file.
     func readFile(_ path: String) throws -> [UInt8]
+    /// A file's size in bytes (a `stat`, nothing read); ``CadenceError/Code/notFound`` when it is missing.
+    func fileSize(_ path: String) throws -> Int
     /// Creates (or truncates) a file, writes `bytes` and syncs it to stable storage.
     func writeFile(_ path: String, _ bytes: [UInt8]) throws
     /// Opens a file for appending, creating it if needed.
@@ -32,9 +35,11 @@ package protocol FileSystem: Sendable {
     func syncDirectory(_ path: String) throws
     /// Shortens a file to `size` bytes.
     func truncate(_ path: String, to size: Int) throws
-    /// Takes the store's exclusive writer lock, or returns `nil` when another process holds it.
-    /// The lock lasts as long as the returned object.
-    func lockExclusively(_ path: String) throws -> (any FileLock)?
+    /// Takes the store's exclusive writer lock, or returns `nil` when another process holds it;
+    /// with `waiting`, blocks until the holder releases it. The lock lasts as long as the
+    /// returned object (and the process: the system releases it when the process dies), and the
+    /// file then holds the process's id, for the error another process gets.
+    func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)?
 }
 
 /// A file open for appending (the write-ahead log).

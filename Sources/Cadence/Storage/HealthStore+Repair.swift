@@ -36,33 +36,37 @@ extension HealthStore {
     /// the source dictionary the chunks refer to — so repair then throws and the store should be
     /// restored from a backup. Nothing is changed when the store is intact.
     ///
+    /// Only proven damage is dropped: a chunk that cannot be read for another reason (a
+    /// permission error, `EIO`) stops repair with that error, and nothing is changed.
+    ///
     /// - Throws: ``CadenceError/Code/storeLocked`` when a process has the store open for writing;
-    ///   ``CadenceError/Code/corruptFile`` when the manifest itself is damaged.
+    ///   ``CadenceError/Code/corruptFile`` when the manifest itself is damaged;
+    ///   ``CadenceError/Code/io`` naming the file that could not be read.
     /// - Complexity: O(*n*): every chunk and log record is read and checked.
-    public static func repair(at path: String) throws -> RepairReport {
-        try repair(at: path, fileSystem: POSIXFileSystem())
+    /// - Parameter waitForWriter: Wait for a process writing the store to close it, instead of throwing.
+    public static func repair(at path: String, waitForWriter: Bool = false) throws -> RepairReport {
+        try repair(at: path, fileSystem: POSIXFileSystem(), waitForWriter: waitForWriter)
     }
 
-    package static func repair(at path: String, fileSystem: any FileSystem) throws -> RepairReport {
-        guard let lock = try fileSystem.lockExclusively(path + "/LOCK") else {
-            throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
-        }
+    package static func repair(at path: String, fileSystem: any FileSystem, waitForWriter: Bool = false) throws
+        -> RepairReport
+    {
+        let lock = try StoreWriter.takeLock(path, waiting: waitForWriter, fileSystem: fileSystem)
         defer { lock.unlock() }
         let manifestPath = path + "/" + Manifest.fileName
         var manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
         var report = RepairReport()
         for index in manifest.types.indices {
             let identifier = manifest.types[index].type.identifier
-            manifest.types[index].chunks.removeAll { entry in
+            try manifest.types[index].chunks.removeAll { entry in
                 let chunkPath = path + "/" + Manifest.chunkFileName(entry.number)
                 let handle = ChunkHandle(number: entry.number, path: chunkPath, byteCount: entry.byteCount,
                                          summary: entry.summary, fileSystem: fileSystem)
                 do {
                     try handle.verifyOnDisk()
                     return false
-                } catch {
-                    let reason = (error as? CadenceError)?.message ?? "\(error)"
-                    report.damage.append(.init(path: chunkPath, action: "\(reason); dropped \(entry.summary.count) \(identifier) samples"))
+                } catch let error as CadenceError where Self.provesDamage(error) {
+                    report.damage.append(.init(path: chunkPath, action: "\(error.message); dropped \(entry.summary.count) \(identifier) samples"))
                     report.samplesLost += entry.summary.count
                     return true
                 }
@@ -72,49 +76,85 @@ extension HealthStore {
         var cut = false
         for segment in segments where segment >= manifest.logSegment {
             let segmentPath = path + "/" + WriteAheadLog.segmentName(segment)
+            let bytes = try fileSystem.readFile(segmentPath)
             if cut {
                 // Records after a damaged one may depend on it (provenance numbers): drop them too.
-                let bytes = try fileSystem.readFile(segmentPath)
-                report.logRecordsLost += WriteAheadLog.salvage(bytes, path: segmentPath).recordCount
+                report.logRecordsLost += WriteAheadLog.recordsStarting(in: bytes[...], path: segmentPath)
                 try fileSystem.remove(segmentPath)
                 report.damage.append(.init(path: segmentPath, action: "follows a damaged record; removed"))
                 continue
             }
-            let bytes = try fileSystem.readFile(segmentPath)
-            let salvage = WriteAheadLog.salvage(bytes, path: segmentPath)
-            if salvage.validLength < bytes.count {
-                try fileSystem.truncate(segmentPath, to: salvage.validLength)
-                let dropped = WriteAheadLog.salvage(Array(bytes[salvage.validLength...]), path: segmentPath).recordCount
-                report.logRecordsLost += max(dropped, 1)
-                report.damage.append(.init(path: segmentPath, action: "damaged at byte \(salvage.validLength); cut there"))
+            let validLength = WriteAheadLog.validLength(of: bytes, path: segmentPath)
+            if validLength < bytes.count {
+                try fileSystem.truncate(segmentPath, to: validLength)
+                // The cut must be durable before the manifest below says the store was repaired.
+                let truncated = try fileSystem.openForAppending(segmentPath)
+                defer { truncated.close() }
+                try truncated.sync()
+                report.logRecordsLost += WriteAheadLog.recordsStarting(in: bytes[validLength...], path: segmentPath)
+                report.damage.append(.init(path: segmentPath, action: "damaged at byte \(validLength); cut there"))
                 cut = true
             }
         }
         if !report.damage.isEmpty {
+            try fileSystem.syncDirectory(path)
             try fileSystem.replaceFile(manifestPath, manifest.encode())
         }
         return report
     }
+
+    /// Whether a failure to read a chunk proves the file damaged (missing, malformed, failing a
+    /// checksum); any other failure (a permission error, `EIO`) says nothing about the file and
+    /// stops repair, so an intact chunk is never dropped.
+    private static func provesDamage(_ error: CadenceError) -> Bool {
+        error.code == .corruptFile || error.code == .notFound || error.code == .compression
+    }
 }
 
 extension WriteAheadLog {
-    /// How much of a segment is readable: the length of its longest prefix of whole, valid
-    /// records, and how many records that prefix (or, for damaged bytes, any record-like run) holds.
-    package static func salvage(_ bytes: [UInt8], path: String) -> (validLength: Int, recordCount: Int) {
-        var reader = BinaryReader(bytes, path: path)
+    /// The length of a segment's longest prefix of whole, valid records.
+    package static func validLength(of bytes: [UInt8], path: String) -> Int {
+        var offset = 0
+        while offset < bytes.count, let length = validRecordLength(bytes[offset...], path: path) { offset += length }
+        return offset
+    }
+
+    /// How many records start in damaged log bytes: every record header (the record magic) that
+    /// begins a valid record, which is skipped whole, or a damaged one, counted once. Bytes
+    /// without a record header (garbage appended to the file) hold no record.
+    package static func recordsStarting(in bytes: ArraySlice<UInt8>, path: String) -> Int {
         var count = 0
-        while !reader.isAtEnd {
-            let start = reader.offset
-            guard reader.remaining >= headerSize,
-                  let magic = try? reader.read(UInt32.self), magic == recordMagic,
-                  let length = try? reader.read(UInt32.self), Int(length) <= reader.remaining - 4,
-                  let checksum = try? reader.read(UInt32.self),
-                  let payload = try? reader.readBytes(Int(length)),
-                  payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum,
-                  (try? LogEntry(decoding: Array(payload), path: path)) != nil
-            else { return (start, count) }
-            count += 1
+        var offset = bytes.startIndex
+        while offset + 4 <= bytes.endIndex {
+            let rest = bytes[offset...]
+            if let length = validRecordLength(rest, path: path) {
+                count += 1
+                offset += length
+                continue
+            }
+            var reader = BinaryReader(Array(rest.prefix(4)), path: path)
+            if (try? reader.read(UInt32.self)) == recordMagic {
+                count += 1
+                offset += headerSize
+            } else {
+                offset += 1
+            }
         }
-        return (bytes.count, count)
+        return count
+    }
+
+    /// The byte length of the valid record at the start of `bytes`, or `nil` when there is none.
+    private static func validRecordLength(_ bytes: ArraySlice<UInt8>, path: String) -> Int? {
+        var reader = BinaryReader(Array(bytes.prefix(headerSize)), path: path)
+        guard bytes.count >= headerSize,
+              let magic = try? reader.read(UInt32.self), magic == recordMagic,
+              let length = try? reader.read(UInt32.self), Int(length) <= bytes.count - headerSize,
+              let checksum = try? reader.read(UInt32.self)
+        else { return nil }
+        let payload = bytes.dropFirst(headerSize).prefix(Int(length))
+        guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum,
+              (try? LogEntry(decoding: Array(payload), path: path)) != nil
+        else { return nil }
+        return headerSize + Int(length)
     }
 }

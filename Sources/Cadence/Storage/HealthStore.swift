@@ -22,12 +22,14 @@ import Synchronization
 ///
 /// The store is safe to share between threads and tasks: queries read an immutable snapshot while
 /// a writer commits. One process at a time may open a store for writing (a file lock enforces
-/// it); read-only opens work beside it and see the store as of their opening.
+/// it, naming the holder's pid); read-only opens work beside it, in this process or others, and
+/// catch up with its commits before each query.
 ///
 /// ## Topics
 /// ### Opening
 /// - ``open(at:options:)``
 /// - ``inMemory(options:)``
+/// - ``refresh()``
 /// ### Writing
 /// - ``save(_:)-([QuantitySample])``
 /// - ``save(_:)-(QuantitySampleBatch)``
@@ -37,11 +39,21 @@ public final class HealthStore: Sendable {
     /// How a store is opened.
     public struct Options: Sendable {
         /// Open for reading only: no lock is taken, nothing is written, saves throw ``CadenceError/Code/readOnly``.
+        /// The store follows the commits of the process writing it (see ``refresh()``).
         public var readOnly = false
+        /// When another process has the store open for writing, wait until it closes it instead
+        /// of throwing ``CadenceError/Code/storeLocked``.
+        public var waitForWriter = false
+        /// Read-only: how often, in seconds, a store with long-running queries checks whether
+        /// the process writing it committed, to update them.
+        public var refreshInterval: TimeInterval = 0.2
         /// Unflushed samples (all types) after which a save flushes the head into chunk files.
         public var flushThreshold = 2_000_000
         /// The most samples in one chunk file.
         public var chunkCapacity = 65_536
+        /// The fraction of a type's samples in chunk files that may be deleted (hidden, but still
+        /// in the files) before a delete compacts that type, rewriting its chunks without them.
+        public var compactionThreshold = 0.25
 
         /// The default options.
         public init() {}
@@ -62,6 +74,8 @@ public final class HealthStore: Sendable {
     private let current: Mutex<StoreSnapshot>
     private let writer: Mutex<StoreWriter>
     package let observers = ObserverRegistry()
+    /// Read-only: whether a thread polls for other processes' commits (while observers exist).
+    private let isWatching = Mutex(false)
 
     private init(path: String, options: Options, fileSystem: any FileSystem, snapshot: StoreSnapshot,
                  writer: StoreWriter) {
@@ -101,8 +115,35 @@ public final class HealthStore: Sendable {
                            writer: opened.writer)
     }
 
-    /// The current snapshot: what a query started now sees.
-    package func snapshot() -> StoreSnapshot { current.withLock { $0 } }
+    /// The path of the log segment the store appends to (or, read-only, replayed last).
+    package func currentLogPath() -> String { writer.withLock { $0.currentLogPath } }
+
+    /// The current snapshot: what a query started now sees. A read-only store first catches up
+    /// with the process writing it (see ``refresh()``); when that fails, it answers from the
+    /// last state it read.
+    package func snapshot() -> StoreSnapshot {
+        if options.readOnly { try? refresh() }
+        return current.withLock { $0 }
+    }
+
+    /// Brings a read-only store up to the last commit of the process writing it, and tells the
+    /// long-running queries what changed. Every query on a read-only store starts with this
+    /// (two `stat`s when nothing changed) and long-running queries poll it, so calling it is only
+    /// needed to learn why the store could not be read again. Does nothing on a writable store.
+    ///
+    /// - Throws: What opening throws, when the store cannot be read again; it then keeps the
+    ///   last state it read.
+    /// - Complexity: O(1) when nothing changed; O(*w*) for *w* new bytes of log; after the
+    ///   writer flushed, what opening costs.
+    public func refresh() throws {
+        guard options.readOnly else { return }
+        let change: StoreChange? = try writer.withLock { writer in
+            guard let caughtUp = try writer.catchUp(current.withLock { $0 }) else { return nil }
+            current.withLock { $0 = caughtUp.snapshot }
+            return caughtUp.change
+        }
+        if let change { observers.notify(change) }
+    }
 
     /// The store's identity (anchors carry it).
     public var identifier: UUID { snapshot().storeIdentifier }
@@ -110,6 +151,25 @@ public final class HealthStore: Sendable {
     /// The types that have ever been saved, sorted by identifier.
     public var quantityTypes: [QuantityType] {
         snapshot().types.values.map(\.type).sorted { $0.identifier < $1.identifier }
+    }
+
+    /// Read-only: starts polling for the commits of the process writing the store, so that
+    /// long-running queries see them; the polling stops when the last one ends.
+    package func watchOtherProcesses() {
+        guard options.readOnly, isWatching.withLock({ watching in defer { watching = true }; return !watching }) else { return }
+        let interval = max(0.001, options.refreshInterval)
+        Thread.detachNewThread { [weak self] in
+            while true {
+                guard let store = self else { return }
+                // Stopped under the flag's lock, so an observer added meanwhile starts a new poller.
+                if store.isWatching.withLock({ watching in
+                    if store.observers.isEmpty { watching = false }
+                    return !watching
+                }) { return }
+                try? store.refresh()
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
     }
 
     // MARK: Writing
@@ -196,25 +256,35 @@ public final class HealthStore: Sendable {
 
     private func delete(where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool) throws -> Int {
         var deleted = 0
+        var compacting: Set<String> = []
         try commit { writer, snapshot in
             let result = try writer.delete(snapshot: snapshot) { try matches(snapshot.provenances, $0, $1, $2) }
             deleted = result.count
+            compacting = writer.typesToCompact(result.snapshot, threshold: options.compactionThreshold)
             return (result.snapshot, result.change)
+        }
+        if !compacting.isEmpty {
+            try commit { writer, snapshot in (try writer.flush(snapshot: snapshot, rewriting: compacting), nil) }
         }
         return deleted
     }
 
     /// Moves every unflushed sample into chunk files and truncates the log.
     public func flush() throws {
-        try commit { writer, snapshot in (try writer.flush(snapshot: snapshot, compacting: false), nil) }
+        try commit { writer, snapshot in (try writer.flush(snapshot: snapshot), nil) }
     }
 
     /// Rewrites every type's chunks: merges small chunks, physically removes deleted samples, and
     /// optionally forgets deleted objects recorded before `sequence` (anchors older than that then
     /// get ``CadenceError/Code/anchorExpired``).
+    ///
+    /// Deletes compact a type on their own once more than ``Options/compactionThreshold`` of
+    /// its samples are deleted. Like a flush, a compaction is crash-safe: the new chunk files are
+    /// synced before the manifest that lists them replaces the old one, and the old files are
+    /// removed only after that.
     public func compact(discardingDeletionsBefore sequence: Int64? = nil) throws {
         try commit { writer, snapshot in
-            (try writer.flush(snapshot: snapshot, compacting: true, deletionHorizon: sequence), nil)
+            (try writer.flush(snapshot: snapshot, rewriting: Set(snapshot.types.keys), deletionHorizon: sequence), nil)
         }
     }
 

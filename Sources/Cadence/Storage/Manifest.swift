@@ -22,6 +22,9 @@ package struct Manifest: Sendable {
     package struct TypeEntry: Sendable {
         package var type: QuantityType
         package var chunks: [ChunkEntry]
+        /// The last change when the type was compacted: the samples deleted up to it are no
+        /// longer in its chunk files, so their deletions hide nothing.
+        package var compactedSequence: Int64 = 0
     }
 
     static let magic: [UInt8] = Array("CDNMANIF".utf8)
@@ -50,6 +53,13 @@ package struct Manifest: Sendable {
     package static func chunkFileName(_ number: UInt64) -> String {
         let digits = String(number)
         return "chunk-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdc"
+    }
+
+    /// The chunk number of a file name that is exactly what ``chunkFileName(_:)`` gives, else `nil`.
+    package static func chunkNumber(_ name: String) -> UInt64? {
+        guard name.hasPrefix("chunk-"), name.hasSuffix(".cdc"), let number = UInt64(name.dropFirst(6).dropLast(4)),
+              chunkFileName(number) == name else { return nil }
+        return number
     }
 
     package func encode() -> [UInt8] {
@@ -82,6 +92,9 @@ package struct Manifest: Sendable {
         }
         body.writeVarint(UInt64(tombstones.count))
         for tombstone in tombstones { tombstone.write(to: &body) }
+        // Appended last, so a manifest written before it existed still reads (as 0: nothing compacted).
+        body.writeVarint(UInt64(types.count))
+        for entry in types { body.write(entry.compactedSequence) }
         var writer = BinaryWriter(capacity: body.count + 32)
         writer.write(bytes: Self.magic)
         writer.write(FormatVersion.current)
@@ -115,6 +128,12 @@ package struct Manifest: Sendable {
             return TypeEntry(type: type, chunks: chunks)
         }
         tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+        if !reader.isAtEnd {
+            guard try reader.readCount(minimumItemSize: 8) == types.count else {
+                throw reader.corrupt("the compaction sequences do not match the types")
+            }
+            for index in types.indices { types[index].compactedSequence = try reader.read() }
+        }
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes in the manifest body") }
     }
 }

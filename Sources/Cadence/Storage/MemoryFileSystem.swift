@@ -6,6 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Files kept in memory: the backing of ``HealthStore/inMemory()``, so an in-memory store runs
 /// exactly the code of an on-disk one, and a base for fault-injecting tests.
@@ -53,6 +58,8 @@ package final class MemoryFileSystem: FileSystem {
         return bytes
     }
 
+    package func fileSize(_ path: String) throws -> Int { try readFile(path).count }
+
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         files.withLock { $0[normalized(path)] = bytes }
     }
@@ -95,10 +102,14 @@ package final class MemoryFileSystem: FileSystem {
         }
     }
 
-    package func lockExclusively(_ path: String) throws -> (any FileLock)? {
+    package func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         let path = normalized(path)
-        let taken = locks.withLock { $0.insert(path).inserted }
-        return taken ? MemoryFileLock(fileSystem: self, path: path) : nil
+        while !locks.withLock({ $0.insert(path).inserted }) {
+            guard waiting else { return nil }
+            // Another thread of this process holds it; its release is not signalled, so poll.
+            usleep(1_000)
+        }
+        return MemoryFileLock(fileSystem: self, path: path)
     }
 
     fileprivate func unlock(_ path: String) { _ = locks.withLock { $0.remove(path) } }

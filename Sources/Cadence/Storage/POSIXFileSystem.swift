@@ -21,11 +21,18 @@ package struct POSIXFileSystem: FileSystem {
         return CadenceError(number == ENOENT ? .notFound : .io, "\(operation) failed: \(reason)", path: path)
     }
 
+    /// Each directory it makes is made durable by an `fsync` of its parent: otherwise a power
+    /// loss could leave a store's files in a directory that no longer has a name.
     package func createDirectory(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw Self.failure("mkdir", prefix) }
+            if mkdir(prefix, 0o755) == 0 {
+                try syncDirectory(parent)
+            } else if errno != EEXIST {
+                throw Self.failure("mkdir", prefix)
+            }
         }
     }
 
@@ -64,6 +71,12 @@ package struct POSIXFileSystem: FileSystem {
         }
         if done < size { bytes.removeLast(size - done) }
         return bytes
+    }
+
+    package func fileSize(_ path: String) throws -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        return Int(status.st_size)
     }
 
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
@@ -116,14 +129,21 @@ package struct POSIXFileSystem: FileSystem {
         guard Glibc.truncate(path, off_t(size)) == 0 else { throw Self.failure("truncate", path) }
     }
 
-    package func lockExclusively(_ path: String) throws -> (any FileLock)? {
+    package func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("open", path) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let number = errno
+            if number == EINTR { continue }
             _ = Glibc.close(descriptor)
             if number == EWOULDBLOCK { return nil }
             throw Self.failure("flock", path, number)
+        }
+        // The holder's id, for the error of the next process that tries (not synced: it only
+        // matters while this process lives).
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(descriptor, 0) == 0 {
+            _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, pid.count, 0) }
         }
         return POSIXFileLock(descriptor: descriptor)
     }

@@ -26,6 +26,15 @@ package struct StoreChange: Sendable {
             self.end = max(self.end, end)
         }
 
+        /// The span of every sample a type holds (empty for no type), from its summaries.
+        package init(_ type: TypeSnapshot?) {
+            for summary in (type?.chunks.map(\.summary) ?? []) + (type?.head.map(\.summary) ?? []) where summary.count > 0 {
+                include(start: summary.minimumStart, end: summary.maximumEnd)
+            }
+        }
+
+        package mutating func formUnion(_ other: Extent) { self = union(other) }
+
         package func union(_ other: Extent) -> Extent {
             var result = self
             result.include(start: other.start, end: other.end)
@@ -52,6 +61,9 @@ package final class ObserverRegistry: Sendable {
     }
 
     package func remove(_ token: Int) { _ = handlers.withLock { $0.byToken.removeValue(forKey: token) } }
+
+    /// Whether no handler is registered.
+    package var isEmpty: Bool { handlers.withLock { $0.byToken.isEmpty } }
 
     package func notify(_ change: StoreChange) {
         let current = handlers.withLock { Array($0.byToken.values) }

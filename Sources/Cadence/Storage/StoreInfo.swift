@@ -48,6 +48,9 @@ public struct StoreInfo: Sendable, Codable {
     public var metadataBytes: Int
     /// Retained deleted objects.
     public var deletedObjects: Int
+    /// Bytes at the end of the write-ahead log left by a write that never finished (a save cut
+    /// short by a crash, never acknowledged); dropped when the store is next opened for writing.
+    public var unfinishedLogBytes: Int
 }
 
 extension HealthStore {
@@ -74,20 +77,38 @@ extension HealthStore {
         }
         var metadataBytes = 0
         for name in (try? fileSystem.contentsOfDirectory(path)) ?? [] where name == Manifest.fileName || name.hasSuffix(".log") {
-            metadataBytes += (try? fileSystem.readFile(path + "/" + name).count) ?? 0
+            metadataBytes += (try? fileSystem.fileSize(path + "/" + name)) ?? 0
         }
+        let logPath = currentLogPath()
+        let unfinished = (try? fileSystem.readFile(logPath)).map { try? WriteAheadLog.inspectTail($0, path: logPath).get() } ?? 0
         return StoreInfo(path: path, storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
                          types: types, totalSamples: types.reduce(0) { $0 + $1.samples },
                          totalChunkBytes: types.reduce(0) { $0 + $1.bytesOnDisk }, metadataBytes: metadataBytes,
-                         deletedObjects: snapshot.tombstones.count)
+                         deletedObjects: snapshot.tombstones.count, unfinishedLogBytes: unfinished ?? 0)
     }
 
-    /// Checks every checksum of every chunk file (and, by having opened, the manifest and log).
+    /// Checks every checksum of every chunk file and the end of the write-ahead log (the rest of
+    /// the log and the manifest were checked by opening).
+    ///
+    /// A log that ends in a torn append (a save a crash cut short, never acknowledged) is not
+    /// damage; ``StoreInfo/unfinishedLogBytes`` reports it. A last record damaged in place is.
     ///
     /// - Returns: The problems found, one per damaged file; empty when the store is intact.
     /// - Complexity: O(*n*): every chunk is read and decoded.
     public func verify() -> [CadenceError] {
         var problems: [CadenceError] = []
+        let logPath = currentLogPath()
+        do {
+            if case .failure(let damage) = WriteAheadLog.inspectTail(try fileSystem.readFile(logPath), path: logPath) {
+                problems.append(damage)
+            }
+        } catch let error as CadenceError where error.code == .notFound {
+            // A writer in another process moved on to a new segment: this one is flushed.
+        } catch let error as CadenceError {
+            problems.append(error)
+        } catch {
+            problems.append(CadenceError(.io, "\(error)", path: logPath))
+        }
         for type in snapshot().types.values {
             for chunk in type.chunks {
                 do { try chunk.verifyOnDisk() } catch let error as CadenceError { problems.append(error) } catch {

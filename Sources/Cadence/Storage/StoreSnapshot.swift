@@ -44,6 +44,8 @@ package struct TypeSnapshot: Sendable {
     package var head: [HeadBatch]
     /// Sequences of deleted samples that are still physically present (until compaction).
     package var hiddenSequences: Set<Int64>
+    /// The last change when the type was compacted (deletions up to it are out of the files).
+    package var compactedSequence: Int64 = 0
 
     package init(type: QuantityType) {
         self.type = type
@@ -104,6 +106,19 @@ package final class ChunkHandle: Sendable {
         }
         loaded.withLock { $0 = file }
         return file
+    }
+
+    /// Checks, with a `stat`, that the file is there with the size the manifest gives, so that an
+    /// answer from the summary alone is never one about a file that is gone or was replaced.
+    /// Nothing is checked once the file is loaded: its samples are then in memory.
+    ///
+    /// - Throws: ``CadenceError/Code/notFound`` or ``CadenceError/Code/corruptFile`` naming the file.
+    package func checkPresent() throws {
+        if loaded.withLock({ $0 != nil }) { return }
+        let size = try fileSystem.fileSize(path)
+        guard size == byteCount else {
+            throw CadenceError(.corruptFile, "the chunk file has \(size) bytes but the manifest lists \(byteCount)", path: path)
+        }
     }
 
     /// Reads the file again from disk (bypassing the cache) and checks every checksum in it.

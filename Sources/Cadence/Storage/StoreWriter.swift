@@ -22,62 +22,181 @@ struct StoreWriter: Sendable {
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     private var failure: CadenceError?
     private(set) var headCount = 0
+    /// Read-only: the bytes of the MANIFEST read, and of the last log segment replayed; a file
+    /// of another size means the writing process moved on.
+    private var manifestLength = 0
+    private var replayedLength = 0
 
     private var manifestPath: String { directory + "/" + Manifest.fileName }
     private func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
     private func logPath(_ segment: UInt64) -> String { directory + "/" + WriteAheadLog.segmentName(segment) }
+    /// The log segment appended to (or, read-only, replayed last).
+    var currentLogPath: String { logPath(manifest.logSegment) }
 
     // MARK: Opening and recovery
 
     static func open(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
         -> (writer: StoreWriter, snapshot: StoreSnapshot)
     {
-        if !fileSystem.exists(path) {
-            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store here", path: path) }
+        if options.readOnly { return try openForReading(path: path, options: options, fileSystem: fileSystem) }
+        let manifestPath = path + "/" + Manifest.fileName
+        if fileSystem.exists(path) {
+            // Checked before the lock is taken, so that a directory that is not a store gets no LOCK file.
+            if !fileSystem.exists(manifestPath) { try requireNoForeignFiles(path, fileSystem: fileSystem) }
+        } else {
             try fileSystem.createDirectory(path)
         }
-        var lock: (any FileLock)?
-        if !options.readOnly {
-            guard let taken = try fileSystem.lockExclusively(path + "/LOCK") else {
-                throw CadenceError(.storeLocked, "another process has this store open for writing", path: path)
-            }
-            lock = taken
-        }
-        let manifestPath = path + "/" + Manifest.fileName
+        let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
         let manifest: Manifest
         if fileSystem.exists(manifestPath) {
             manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
         } else {
-            guard !options.readOnly else { throw CadenceError(.notFound, "there is no store manifest", path: manifestPath) }
-            // A `MANIFEST.tmp` is left by an interrupted creation; writing the manifest below replaces it.
-            let existing = try fileSystem.contentsOfDirectory(path).filter { $0 != "LOCK" && !$0.hasSuffix(".tmp") }
-            guard existing.isEmpty else {
-                throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(existing.count) files)",
-                                   path: path)
-            }
+            // Checked again under the lock: another process may have been creating a store here.
+            try requireNoForeignFiles(path, fileSystem: fileSystem)
             manifest = Manifest(storeIdentifier: UUID())
             try fileSystem.replaceFile(manifestPath, manifest.encode())
         }
         var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
                                  manifest: manifest)
-        for (number, provenance) in manifest.provenances.enumerated() { writer.provenanceNumbers[provenance] = UInt32(number) }
-        var snapshot = writer.snapshotFromManifest()
-        snapshot = try writer.replayLog(onto: snapshot)
-        if !options.readOnly { try writer.removeOrphans() }
+        let snapshot = try writer.load()
+        try writer.removeOrphans()
         return (writer, snapshot)
+    }
+
+    /// The name of the writer's lock file.
+    static let lockFileName = "LOCK"
+    /// The files an interrupted creation of a store may leave before its first MANIFEST.
+    private static let creationLeftovers: Set<String> = [lockFileName, Manifest.fileName + ".tmp"]
+    /// How often a reader starts again when a writer changed the store under it.
+    private static let maximumReadAttempts = 100
+
+    /// Takes the store's writer lock, or throws ``CadenceError/Code/storeLocked`` naming the
+    /// process that holds it.
+    static func takeLock(_ path: String, waiting: Bool, fileSystem: any FileSystem) throws -> any FileLock {
+        let lockPath = path + "/" + lockFileName
+        if let lock = try fileSystem.lockExclusively(lockPath, waiting: waiting) { return lock }
+        let holder = (try? fileSystem.readFile(lockPath)).flatMap {
+            Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        throw CadenceError(.storeLocked, "another process\(holder.map { " (pid \($0))" } ?? "") has this store open for writing",
+                           path: path)
+    }
+
+    /// Refuses a directory without a MANIFEST that holds anything but what creating a store leaves:
+    /// the files are someone else's, and a store never touches files it did not create.
+    private static func requireNoForeignFiles(_ path: String, fileSystem: any FileSystem) throws {
+        let foreign = try fileSystem.contentsOfDirectory(path).filter { !creationLeftovers.contains($0) }
+        guard foreign.isEmpty else {
+            throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(foreign.count) files); "
+                               + "choose an empty or new directory for a store", path: path)
+        }
+    }
+
+    /// Opens without the lock. A writer may flush meanwhile — install a new MANIFEST, start a new
+    /// log segment and remove the old one — so the manifest is read again after the log is
+    /// replayed: when it changed, or a segment vanished under the reader, it starts again, and
+    /// what it returns is one state the store was in.
+    private static func openForReading(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
+        -> (writer: StoreWriter, snapshot: StoreSnapshot)
+    {
+        guard fileSystem.exists(path) else { throw CadenceError(.notFound, "there is no store here", path: path) }
+        let manifestPath = path + "/" + Manifest.fileName
+        for _ in 0..<maximumReadAttempts {
+            let bytes: [UInt8]
+            do {
+                bytes = try fileSystem.readFile(manifestPath)
+            } catch let error as CadenceError where error.code == .notFound {
+                throw CadenceError(.notFound, "there is no store manifest", path: manifestPath)
+            }
+            do {
+                var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
+                                         manifest: try Manifest(decoding: bytes, path: manifestPath))
+                let snapshot = try writer.load()
+                writer.manifestLength = bytes.count
+                if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
+            } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
+                // A vanished (or half-replaced) segment is only a writer moving on if the manifest did.
+                guard (try? fileSystem.readFile(manifestPath)) != bytes else { throw error }
+            }
+        }
+        throw CadenceError(.io, "the store kept changing while it was read (\(maximumReadAttempts) attempts); try again",
+                           path: path)
+    }
+
+    /// Read-only: the snapshot brought up to what the writing process committed since it was
+    /// read, with the change for observers (`nil` when no commit is new: a flush only moves
+    /// samples), or `nil` when the files did not change.
+    ///
+    /// Costs two `stat`s and an existence check when nothing changed. Records appended to the
+    /// same segment are read and applied; after a flush (a new manifest and segment) the store is
+    /// read again, as at opening.
+    mutating func catchUp(_ snapshot: StoreSnapshot) throws -> (snapshot: StoreSnapshot, change: StoreChange?)? {
+        let logPath = currentLogPath
+        let manifestSize = try? fileSystem.fileSize(directory + "/" + Manifest.fileName)
+        let logSize = try? fileSystem.fileSize(logPath)
+        let flushed = fileSystem.exists(self.logPath(manifest.logSegment + 1))
+        if manifestSize == manifestLength, !flushed, let logSize, logSize >= replayedLength {
+            guard logSize > replayedLength else { return nil }
+            do {
+                let bytes = try fileSystem.readFile(logPath)
+                if bytes.count >= replayedLength {
+                    let (entries, validLength) = try WriteAheadLog.readSegment(Array(bytes[replayedLength...]), path: logPath)
+                    guard !entries.isEmpty else { return nil }
+                    var updated = snapshot
+                    var extents: [String: StoreChange.Extent] = [:]
+                    for entry in entries {
+                        updated = try apply(entry, to: updated)
+                        switch entry {
+                        case .save(_, let batches):
+                            for (type, columns) in batches {
+                                extents[type.identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(columns))
+                            }
+                        case .delete(let tombstones):
+                            // A deletion does not carry the sample's dates: the type's whole span.
+                            for identifier in Set(tombstones.map(\.typeIdentifier)) {
+                                extents[identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(updated.types[identifier]))
+                            }
+                        }
+                    }
+                    replayedLength += validLength
+                    return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                                 types: extents))
+                }
+            } catch let error as CadenceError where error.code == .notFound {
+                // Flushed between the `stat` and the read: read the store again below.
+            }
+        }
+        let reopened = try Self.openForReading(path: directory, options: options, fileSystem: fileSystem)
+        self = reopened.writer
+        let updated = reopened.snapshot
+        guard updated.lastSequence != snapshot.lastSequence else { return (updated, nil) }
+        let identifiers = Set(updated.types.keys).union(snapshot.types.keys)
+        let extents = Dictionary(uniqueKeysWithValues: identifiers.map { identifier in
+            (identifier, StoreChange.Extent(updated.types[identifier]).union(StoreChange.Extent(snapshot.types[identifier])))
+        })
+        return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                     types: extents))
+    }
+
+    /// Builds the snapshot from the manifest and the log segments it does not cover.
+    private mutating func load() throws -> StoreSnapshot {
+        for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
+        return try replayLog(onto: snapshotFromManifest())
     }
 
     private func snapshotFromManifest() -> StoreSnapshot {
         var types: [String: TypeSnapshot] = [:]
         for entry in manifest.types {
             var type = TypeSnapshot(type: entry.type)
+            type.compactedSequence = entry.compactedSequence
             type.chunks = entry.chunks.map {
                 ChunkHandle(number: $0.number, path: chunkPath($0.number), byteCount: $0.byteCount, summary: $0.summary,
                             fileSystem: fileSystem)
             }
             types[entry.type.identifier] = type
         }
-        for tombstone in manifest.tombstones where types[tombstone.typeIdentifier] != nil {
+        for tombstone in manifest.tombstones
+        where tombstone.deletionSequence > types[tombstone.typeIdentifier]?.compactedSequence ?? .max {
             types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
         }
         return StoreSnapshot(storeIdentifier: manifest.storeIdentifier, lastSequence: manifest.lastSequence,
@@ -104,6 +223,7 @@ struct StoreWriter: Sendable {
                 if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
             }
             for entry in entries { snapshot = try apply(entry, to: snapshot) }
+            replayedLength = validLength
             if !options.readOnly && segment != segments.last {
                 // What is replayed must be on disk: a record whose fsync failed before a crash of
                 // this process may still sit only in the page cache.
@@ -123,13 +243,14 @@ struct StoreWriter: Sendable {
         return snapshot
     }
 
-    /// Removes chunk files and temporary files the manifest does not list (left by a crash
-    /// between writing them and installing the manifest).
+    /// Removes what a crash left behind: chunk files the manifest does not list (written before
+    /// the manifest that would have listed them) and the manifest's temporary file. Only names
+    /// Cadence gives its files count; anything else in the directory is left alone.
     private func removeOrphans() throws {
-        let listed = Set(manifest.types.flatMap { $0.chunks.map { Manifest.chunkFileName($0.number) } })
-        for name in try fileSystem.contentsOfDirectory(directory)
-        where (name.hasPrefix("chunk-") && !listed.contains(name)) || name.hasSuffix(".tmp") {
-            try fileSystem.remove(directory + "/" + name)
+        let listed = Set(manifest.types.flatMap { $0.chunks.map(\.number) })
+        for name in try fileSystem.contentsOfDirectory(directory) {
+            let isOrphan = Manifest.chunkNumber(name).map { !listed.contains($0) } ?? (name == Manifest.fileName + ".tmp")
+            if isOrphan { try fileSystem.remove(directory + "/" + name) }
         }
     }
 
@@ -344,18 +465,21 @@ struct StoreWriter: Sendable {
 
     // MARK: Flushing and compaction
 
-    /// Writes the head (and, when compacting, every chunk) into new chunk files, installs a new
-    /// manifest, then starts a new log segment and removes the replaced files.
-    mutating func flush(snapshot: StoreSnapshot, compacting: Bool, deletionHorizon: Int64? = nil) throws -> StoreSnapshot {
+    /// Writes the head (and the chunks of the types in `rewriting`, without their deleted rows)
+    /// into new chunk files, installs a new manifest, then starts a new log segment and removes
+    /// the replaced files.
+    mutating func flush(snapshot: StoreSnapshot, rewriting: Set<String> = [], deletionHorizon: Int64? = nil) throws
+        -> StoreSnapshot
+    {
         try checkWritable()
-        guard compacting || headCount > 0 else { return snapshot }
+        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil else { return snapshot }
         var updated = manifest
         updated.provenances = snapshot.provenances
         updated.lastSequence = snapshot.lastSequence
         updated.flushedSequence = snapshot.lastSequence
         updated.logSegment = manifest.logSegment + 1
         var tombstones = snapshot.tombstones
-        if compacting, let horizon = deletionHorizon, horizon > updated.deletionHorizon {
+        if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
             tombstones.removeAll { $0.deletionSequence < horizon }
             updated.deletionHorizon = horizon
         }
@@ -368,12 +492,14 @@ struct StoreWriter: Sendable {
         var rewritten: [String: Int] = [:]
         for identifier in snapshot.types.keys.sorted() {
             guard let type = snapshot.types[identifier] else { continue }
-            let rewrite = compacting ? type.chunks : []
+            let rewrite = rewriting.contains(identifier) ? type.chunks : []
             guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
             var columns = SampleColumns()
             for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
             for batch in type.head { columns.append(contentsOf: batch.columns) }
-            if !type.hiddenSequences.isEmpty {
+            // Only a compaction drops deleted rows: a flush keeps them, hidden, so that every
+            // deletion after a type's last compaction still hides a row that is there.
+            if rewriting.contains(identifier), !type.hiddenSequences.isEmpty {
                 columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
             }
             columns = columns.sortedByStart()
@@ -394,6 +520,7 @@ struct StoreWriter: Sendable {
         for identifier in snapshot.types.keys.sorted() {
             guard var type = snapshot.types[identifier] else { continue }
             if let count = rewritten[identifier] {
+                let compacting = rewriting.contains(identifier)
                 var newChunks = compacting ? [] : type.chunks
                 for encoded in encoded[nextPiece..<nextPiece + count] {
                     let number = updated.nextChunkNumber
@@ -409,12 +536,15 @@ struct StoreWriter: Sendable {
                 if compacting { replaced += type.chunks.map(\.path) }
                 type.chunks = newChunks
                 type.head = []
-                if compacting { type.hiddenSequences = [] }
+                if compacting {
+                    type.hiddenSequences = []
+                    type.compactedSequence = snapshot.lastSequence
+                }
                 types[identifier] = type
             }
             entries.append(Manifest.TypeEntry(type: type.type, chunks: type.chunks.map {
                 Manifest.ChunkEntry(number: $0.number, byteCount: $0.byteCount, summary: $0.summary)
-            }))
+            }, compactedSequence: type.compactedSequence))
         }
         updated.types = entries
         let directory = self.directory
@@ -435,6 +565,14 @@ struct StoreWriter: Sendable {
         return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
                              deletionHorizon: updated.deletionHorizon, provenances: snapshot.provenances,
                              sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+    }
+
+    /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).
+    func typesToCompact(_ snapshot: StoreSnapshot, threshold: Double) -> Set<String> {
+        Set(snapshot.types.compactMap { identifier, type in
+            let rows = type.chunks.reduce(0) { $0 + $1.summary.count }
+            return rows > 0 && Double(type.hiddenSequences.count) > threshold * Double(rows) ? identifier : nil
+        })
     }
 
     private mutating func installManifest(_ updated: Manifest) throws {

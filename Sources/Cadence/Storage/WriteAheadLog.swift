@@ -139,4 +139,40 @@ package enum WriteAheadLog {
         }
         return (entries, bytes.count)
     }
+
+    /// How the last segment of a log ends, for `verify`.
+    ///
+    /// Opening forgives any bad ending of the last segment (a writer cuts it), since a crash may
+    /// tear the append that was in flight. Only a *clean* torn append — the file ends inside its
+    /// last record, whose header, as far as it got, is a record's — is what a crash leaves; a
+    /// whole-length record that fails its checksum, or zeros and garbage, are damage done after
+    /// the record was written, and would silently undo an acknowledged change.
+    ///
+    /// - Returns: The bytes of a torn final append (0 when the segment ends cleanly), or the damage.
+    package static func inspectTail(_ bytes: [UInt8], path: String) -> Result<Int, CadenceError> {
+        let validLength: Int
+        do {
+            validLength = try readSegment(bytes, path: path).validLength
+        } catch let error as CadenceError {
+            return .failure(error)
+        } catch {
+            return .failure(CadenceError(.corruptFile, "\(error)", path: path))
+        }
+        let tail = bytes[validLength...]
+        guard !tail.isEmpty else { return .success(0) }
+        var magic = BinaryWriter()
+        magic.write(recordMagic)
+        let headerIsARecords = tail.prefix(4).elementsEqual(magic.bytes.prefix(tail.count))
+        var runsPastEnd = tail.count < headerSize
+        if headerIsARecords && tail.count >= headerSize {
+            var reader = BinaryReader(Array(tail.prefix(headerSize)), path: path)
+            _ = try? reader.read(UInt32.self)
+            let length = (try? reader.read(UInt32.self)).map(Int.init) ?? 0
+            runsPastEnd = length > tail.count - headerSize
+        }
+        guard headerIsARecords && runsPastEnd else {
+            return .failure(CadenceError(.corruptFile, "the last log record, at byte \(validLength), is damaged, not torn by an unfinished write; opening the store for writing would drop the change it holds (run repair to see it counted)", path: path))
+        }
+        return .success(tail.count)
+    }
 }

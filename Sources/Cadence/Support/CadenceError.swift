@@ -22,7 +22,7 @@ public struct CadenceError: Error, Sendable, Equatable, CustomStringConvertible 
         private enum Wrapped: String, Hashable, Sendable {
             case invalidArgument, invalidQuery, unknownType, unknownUnit, incompatibleUnits
             case malformedInput, corruptFile, unsupportedFormatVersion, storeLocked, readOnly
-            case io, compression, anchorExpired, foreignAnchor, notFound, hostileInput, closed
+            case io, compression, anchorExpired, anchorAhead, foreignAnchor, notFound, hostileInput, closed
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -53,6 +53,9 @@ public struct CadenceError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let compression = Code(.compression)
         /// An anchor older than the store's retained deletions.
         public static let anchorExpired = Code(.anchorExpired)
+        /// An anchor from a later change than the store holds (the store was restored from an older
+        /// backup): the changes it stands for are gone.
+        public static let anchorAhead = Code(.anchorAhead)
         /// An anchor that belongs to a different store.
         public static let foreignAnchor = Code(.foreignAnchor)
         /// A file, type or object that does not exist.

@@ -110,6 +110,8 @@ final class FaultInjectingFileSystem: FileSystem {
 
     func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
 
+    func fileSize(_ path: String) throws -> Int { try base.fileSize(path) }
+
     func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         switch check(.writeFile, path, [.shortWrite, .noSpace, .eio, .syncFailure]) {
         case .shortWrite:
@@ -153,9 +155,9 @@ final class FaultInjectingFileSystem: FileSystem {
         try base.truncate(path, to: size)
     }
 
-    func lockExclusively(_ path: String) throws -> (any FileLock)? {
+    func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         if let fault = check(.lock, path, [.eio]) { throw Self.failure(fault, .lock, path) }
-        return try base.lockExclusively(path)
+        return try base.lockExclusively(path, waiting: waiting)
     }
 
     fileprivate func append(_ bytes: [UInt8], to file: any AppendableFile, path: String) throws {

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// A ``StatisticsCollectionQuery`` compiled against one snapshot: the span its samples can reach
 /// and the calendar's interval edges over it, ready to run. The query stays a plain value; the
 /// collection it yields only holds results.
@@ -23,8 +25,34 @@ package struct CollectionPlan {
         self.snapshot = snapshot
         let span = Self.dataSpan(query: query, snapshot: snapshot)
         hasData = span != nil
+        let covering = span ?? 0...0
+        let maximumIntervals = try Self.maximumIntervals(query: query, sourceCount: snapshot.provenances.count,
+                                                         covering: covering)
         edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
-                                  covering: span ?? 0...0)
+                                  covering: covering, maximumEdgeCount: maximumIntervals + 1)
+    }
+
+    /// The most memory one query's intervals may take: a quarter of the machine's, at most 2 GiB.
+    static let intervalMemoryBudget = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 2 << 30))
+
+    /// How many intervals fit in ``intervalMemoryBudget`` — an edge and the accumulators of each
+    /// (one per source too when separated by source) — checked against an estimate of the count
+    /// before anything is allocated.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` when the query's intervals would not fit.
+    private static func maximumIntervals(query: StatisticsCollectionQuery, sourceCount: Int,
+                                         covering: ClosedRange<Int64>) throws -> Int {
+        let accumulators = 2 + (query.options.contains(.separateBySource) ? sourceCount : 0)
+        let bytesPerInterval = MemoryLayout<Timestamp>.stride + accumulators * MemoryLayout<StatisticsAccumulator>.stride
+        let maximum = max(2, intervalMemoryBudget / bytesPerInterval)
+        let length = max(1, query.intervalComponents.nominalMicroseconds)
+        let estimate = (covering.upperBound - covering.lowerBound) / length + 1
+        guard estimate <= maximum else {
+            let neededMiB = (estimate * Int64(bytesPerInterval)) >> 20
+            throw CadenceError(.invalidQuery, "the query needs about \(estimate) intervals of \(query.intervalComponents) (\(neededMiB) MiB "
+                               + "of memory), more than one query may use (\(intervalMemoryBudget >> 20) MiB); use a longer interval or a shorter time range")
+        }
+        return maximum
     }
 
     /// Aggregates the intervals on `parallelism` cores (1 forces the serial path).

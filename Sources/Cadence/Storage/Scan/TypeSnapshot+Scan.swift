@@ -52,6 +52,8 @@ extension TypeSnapshot {
     package func scan<Partial>(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int = 16_384,
                                _ body: (ScanPortion) throws -> Partial) throws -> [Partial] {
         let portions = portions(plan, parallelism: parallelism, minimumPartRows: minimumPartRows)
+        // A summary is never an answer for a chunk file that is missing or has the wrong size.
+        for case .chunk(let chunk, let part, _) in portions where part == 0 { try chunk.checkPresent() }
         return try concurrentMap(portions, parallelism: parallelism) { portion in try body(try portion.read(plan)) }
     }
 

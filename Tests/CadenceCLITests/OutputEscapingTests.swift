@@ -1,0 +1,50 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+import Testing
+
+/// What the data holds never takes over the terminal, and no number is printed as something else.
+@Suite("Output of hostile data")
+struct OutputEscapingTests {
+    @Test("Table output escapes control characters and bidirectional marks from the data")
+    func tableEscapes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store")
+        let store = try HealthStore.open(at: path)
+        let hostile = "Evil\u{1B}[2J\u{7}\u{202E}txt.exe\u{2066}\u{9B}"
+        try store.save([try QuantitySample(type: .heartRate, value: 61, start: Date(timeIntervalSince1970: 1_700_000_000),
+                                           end: Date(timeIntervalSince1970: 1_700_000_000), source: Source(name: hostile))])
+        try store.close()
+        let listed = try CadenceBinary.succeed(["samples", "--store", path, "--type", "heartRate"])
+        let unsafe = listed.standardOutput.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || [0x202E, 0x2066].contains($0.value)
+        }
+        #expect(unsafe.isEmpty)
+        #expect(listed.standardOutput.contains("Evil\\u{1B}[2J\\u{7}\\u{202E}txt.exe\\u{2066}\\u{9B}"))
+    }
+
+    @Test("A sum beyond the largest Double is an error naming it, not null or inf", arguments: ["table", "json", "csv"])
+    func overflowingSum(format: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store")
+        let store = try HealthStore.open(at: path)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.save((0..<2).map { index in
+            try QuantitySample(type: .stepCount, value: 1.5e308, start: start.addingTimeInterval(Double(index) * 60),
+                               end: start.addingTimeInterval(Double(index) * 60 + 30), source: Source(name: "Phone"))
+        })
+        try store.close()
+        let result = try CadenceBinary.run(["stats", "--store", path, "--type", "stepCount", "--format", format])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("sum") && result.standardError.contains("largest number"))
+    }
+}

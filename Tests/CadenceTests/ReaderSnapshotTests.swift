@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Synchronization
+import Testing
+@testable import Cadence
+
+/// A reader that opens while a writer flushes sees the store as it was before the flush or after
+/// it, never a mix of the old manifest and the new log.
+@Suite("Reader snapshots")
+struct ReaderSnapshotTests {
+    /// Runs an action the first time it is asked to (the hook fires on every read).
+    final class FirstTime: Sendable {
+        private let done = Mutex(false)
+        func run(_ action: () throws -> Void) rethrows {
+            guard done.withLock({ state in defer { state = true }; return !state }) else { return }
+            try action()
+        }
+    }
+
+    /// A store whose last save is only in the log, and the samples it holds.
+    static func unflushedStore() throws -> (fileSystem: MemoryFileSystem, writer: HealthStore, uuids: Set<UUID>) {
+        let memory = MemoryFileSystem()
+        let writer = try HealthStore.open(at: "/s", options: HealthStore.Options(), fileSystem: memory)
+        let samples = try StoreTests.randomSamples(count: 300, seed: 31)
+        try writer.save(samples)
+        return (memory, writer, Set(samples.map(\.uuid)))
+    }
+
+    @Test("A flush between reading the manifest and listing the log segments")
+    func flushBeforeListing() throws {
+        let (memory, writer, uuids) = try Self.unflushedStore()
+        let once = FirstTime()
+        let hooked = HookedFileSystem(wrapping: memory) { operation, _ in
+            if operation == .contentsOfDirectory { try once.run { try writer.flush() } }
+        }
+        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: hooked)
+        #expect(Set(try StoreTests.readAll(reader).keys) == uuids)
+        #expect(reader.snapshot().lastSequence == writer.snapshot().lastSequence)
+    }
+
+    @Test("A flush between listing the log segments and reading one (the segment vanishes)")
+    func flushBeforeReadingSegment() throws {
+        let (memory, writer, uuids) = try Self.unflushedStore()
+        let once = FirstTime()
+        let hooked = HookedFileSystem(wrapping: memory) { operation, path in
+            if operation == .readFile && path.hasSuffix(".log") { try once.run { try writer.flush() } }
+        }
+        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: hooked)
+        #expect(Set(try StoreTests.readAll(reader).keys) == uuids)
+    }
+}

@@ -1,0 +1,48 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// A store touches only the files it created, by their exact names.
+@Suite("Store directory")
+struct StoreDirectoryTests {
+    static func names(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    @Test("A directory of someone else's files is refused before anything is created in it, and nothing is deleted",
+          arguments: [["notes.tmp"], ["draft.tmp", "MANIFEST.tmp"], ["photo.jpg"]])
+    func foreignDirectory(files: [String]) throws {
+        let path = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for name in files { try Data("keep me".utf8).write(to: URL(fileURLWithPath: path + "/" + name)) }
+        let error = #expect(throws: CadenceError.self) { _ = try HealthStore.open(at: path) }
+        #expect(error?.path == path)
+        #expect(try Self.names(path) == files.sorted())
+    }
+
+    @Test("A store keeps files it did not create (temporary-looking or chunk-like names too), and removes its own orphans")
+    func unknownFilesInAStore() throws {
+        let path = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try HealthStore.open(at: path).close()
+        let foreign = ["backup.tmp", "chunk-notes.txt", "chunk-12.cdc", "wal-notes.txt"]
+        for name in foreign { try Data("keep me".utf8).write(to: URL(fileURLWithPath: path + "/" + name)) }
+        // An unlisted chunk with Cadence's exact name is a leftover of a crash before its manifest.
+        let orphan = Manifest.chunkFileName(99)
+        try Data("orphan".utf8).write(to: URL(fileURLWithPath: path + "/" + orphan))
+        let store = try HealthStore.open(at: path)
+        try store.save(try StoreTests.randomSamples(count: 50, seed: 4))
+        try store.close()
+        let names = try Self.names(path)
+        #expect(Set(foreign).isSubset(of: names))
+        #expect(!names.contains(orphan))
+    }
+}
