@@ -120,196 +120,37 @@ public struct HealthDataImporter: Sendable {
     ///   records before the damage were imported, unless `strict`), `hostileInput` for a refused
     ///   archive, and in strict mode `malformedInput` for the first bad record.
     public func importFile(atPath path: String) throws -> ImportSummary {
+        let source = importSource(forFileAt: path)
         if strict {
-            var check = Session(importer: self, path: path, dryRun: true)
-            try check.run()
-            if let first = check.summary.rejections.first {
+            let check = try run(source, path: path, dryRun: true)
+            if let first = check.rejections.first {
                 throw CadenceError(.malformedInput,
-                                   "\(check.summary.rejected) record(s) cannot be imported (strict mode, nothing was imported); first: \(first.reason)",
+                                   "\(check.rejected) record(s) cannot be imported (strict mode, nothing was imported); first: \(first.reason)",
                                    path: path, line: first.line)
             }
         }
-        var session = Session(importer: self, path: path, dryRun: false)
-        try session.run()
-        return session.summary
+        return try run(source, path: path, dryRun: false)
+    }
+
+    /// One pass over one file. When reading fails, what was complete before the damage is still
+    /// saved (unless strict mode checked the file first), then the error is thrown.
+    private func run(_ source: any ImportSource, path: String, dryRun: Bool) throws -> ImportSummary {
+        var pipeline = ImportPipeline(importer: self, path: path, dryRun: dryRun)
+        // However reading ends, no save is left running behind the caller's back (after an error,
+        // the error being thrown says more than the save's).
+        defer { pipeline.abandon() }
+        do {
+            try source.read(into: &pipeline)
+        } catch {
+            try pipeline.finish()
+            throw error
+        }
+        try pipeline.finish()
+        return pipeline.summary
     }
 }
 
 extension HealthDataImporter {
-    /// One pass over one file.
-    struct Session {
-        let importer: HealthDataImporter
-        let path: String
-        let dryRun: Bool
-        var summary: ImportSummary { collector.summary }
-        private var collector: SampleCollector
-        private var bytesRead = 0
-        private var totalBytes: Int?
-        /// Records read when progress was last reported.
-        private var reportedRecords = 0
-        /// Saves the collected batches while reading goes on.
-        private let saver: BackgroundSaver
-        /// Numbers identical top-level records in file order (part of their derived UUIDs).
-        private var occurrences = OccurrenceCounter()
-
-        init(importer: HealthDataImporter, path: String, dryRun: Bool) {
-            self.importer = importer
-            self.path = path
-            self.dryRun = dryRun
-            collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
-            saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval)
-        }
-
-        mutating func run() throws {
-            // However reading ends, no save is left running behind the caller's back (after an
-            // error, the error being thrown says more than the save's).
-            defer { _ = try? saver.finish() }
-            let lowercased = path.lowercased()
-            if lowercased.hasSuffix(".csv") {
-                try runCSV()
-            } else if lowercased.hasSuffix(".zip") {
-                let archive = try ExportArchive(path: path)
-                var reader = SegmentedExportReader(reader: Self.exportReader(path: path + "/" + archive.entryPath),
-                                                   parallelism: importer.parallelism, segmentBytes: importer.segmentBytes)
-                do {
-                    // Inflated on a thread of its own, up to a window of segments ahead of the reading.
-                    let ahead = max(2, importer.parallelism * importer.segmentBytes / ExportArchive.streamBlockSize)
-                    try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
-                        bytesRead += block.count
-                        try reader.feed(block, into: &collector)
-                        try afterBlock()
-                    }
-                    finishXML(try reader.finish(into: &collector))
-                } catch {
-                    try finishImport()
-                    throw error
-                }
-            } else {
-                let source = try FileByteSource(path: path)
-                totalBytes = Int(source.size)
-                var reader = SegmentedExportReader(reader: Self.exportReader(path: path), parallelism: importer.parallelism,
-                                                   segmentBytes: importer.segmentBytes)
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
-                defer { buffer.deallocate() }
-                do {
-                    while true {
-                        let count = try source.read(into: buffer)
-                        guard count > 0 else { break }
-                        bytesRead += count
-                        try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &collector)
-                        try afterBlock()
-                    }
-                    finishXML(try reader.finish(into: &collector))
-                } catch {
-                    // What was complete before the damage stays imported (unless strict checked first).
-                    try finishImport()
-                    throw error
-                }
-            }
-            try finishImport()
-            collector.summary.bytesRead = bytesRead
-        }
-
-        /// A reader that hands over dates parsed: the collector needs only the instants.
-        private static func exportReader(path: String) -> ExportXMLReader {
-            var reader = ExportXMLReader(path: path)
-            reader.parsesExportDates = true
-            return reader
-        }
-
-        private mutating func finishXML(_ read: ExportReadSummary) {
-            collector.summary.correlations = read.correlationCount
-            collector.summary.workouts = read.workoutCount
-            collector.summary.activitySummaries = read.activitySummaryCount
-            for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
-            // The reader keeps only the first issues; count the rest without reasons.
-            collector.summary.rejected += max(0, read.malformedRecordCount - read.issues.count)
-        }
-
-        private mutating func runCSV() throws {
-            let source = try FileByteSource(path: path)
-            totalBytes = Int(source.size)
-            var reader = try CSVReader(path: path)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            var columns: CSVColumnIndexes?
-            let handler: (inout CSVFields) throws -> Void = { row in
-                if columns == nil { columns = try CSVColumnIndexes(row.columns, path: self.path) }
-                if let columns { self.collector.add(&row, columns: columns) }
-            }
-            while true {
-                let count = try source.read(into: buffer)
-                guard count > 0 else { break }
-                bytesRead += count
-                try reader.feedFields(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
-                try afterBlock()
-            }
-            let read = try reader.finishFields(to: handler)
-            for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
-            collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
-        }
-
-        /// Reports progress and saves the collected samples once there are enough of them.
-        private mutating func afterBlock() throws {
-            if collector.records - reportedRecords >= Self.progressInterval {
-                reportedRecords = collector.records
-                importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: collector.records))
-            }
-            if collector.pending >= importer.batchSize { try flush() }
-        }
-
-        /// Records between progress reports.
-        static let progressInterval = 10_000
-
-        /// Hands the collected batches to the saver, to be saved in one transaction, with their
-        /// repeated records numbered.
-        private mutating func flush() throws {
-            guard collector.pending > 0, !dryRun else { return }
-            var batches = collector.takeBatches()
-            for index in batches.indices { occurrences.number(&batches[index]) }
-            try saver.save(batches)
-        }
-
-        /// Saves what is collected, then the records met inside correlations that have no
-        /// top-level twin, and waits for the saves.
-        private mutating func finishImport() throws {
-            try flush()
-            try saveNestedRecords()
-            try finishSaving()
-        }
-
-        /// Resolves the records met inside correlations against the file's top-level records
-        /// (SPEC §11): copies are counted, records without a twin are saved.
-        private mutating func saveNestedRecords() throws {
-            let nested = collector.takeNestedRecords()
-            guard !nested.isEmpty, !dryRun else { return }
-            var nestedCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
-            for var record in nested {
-                record.isInsideCorrelation = false
-                nestedCollector.add(record)
-            }
-            var nestedCounts: [UInt64: UInt32] = [:]
-            var batches = nestedCollector.takeBatches()
-            for index in batches.indices {
-                collector.summary.correlationRecords += OccurrenceCounter.resolveNested(
-                    &batches[index], against: occurrences, nestedCounts: &nestedCounts)
-            }
-            // A nested record that cannot be read is reported like a top-level one.
-            for rejection in nestedCollector.summary.rejections {
-                collector.summary.reject(line: rejection.line, rejection.reason)
-            }
-            batches.removeAll { $0.count == 0 }
-            if !batches.isEmpty { try saver.save(batches) }
-        }
-
-        /// Waits for the last save and counts what the saves stored.
-        private mutating func finishSaving() throws {
-            let (saved, duplicates) = try saver.finish()
-            collector.summary.imported = saved
-            collector.summary.duplicates = duplicates
-        }
-    }
-
     /// Where the CSV columns are.
     struct CSVColumnIndexes {
         var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int

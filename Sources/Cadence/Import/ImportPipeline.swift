@@ -1,0 +1,101 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Where an import source's records go, in three steps: the collector normalises them (types,
+/// units, validation) into batches; the batches' look-alike records are numbered in file order
+/// (their identity, SPEC §1); the batches are saved on a thread of their own while reading goes on.
+///
+/// A source reads its bytes, feeds ``collector``, and calls ``didRead(bytes:)`` after each block;
+/// ``finish()`` saves the rest, resolves the records met inside correlations, and waits for the saves.
+struct ImportPipeline {
+    /// Turns records into checked batches; sources feed it directly.
+    var collector: SampleCollector
+    /// The import's settings (batch size, progress callback, cores, segment size).
+    let importer: HealthDataImporter
+    /// Whether records are only checked, never saved (strict mode's first pass).
+    let dryRun: Bool
+    /// Numbers identical top-level records in file order.
+    private var occurrences = OccurrenceCounter()
+    /// Saves the collected batches while reading goes on.
+    private let saver: BackgroundSaver
+    /// Bytes read so far, and the input's size when known.
+    private(set) var bytesRead = 0
+    var totalBytes: Int?
+    /// Records read when progress was last reported.
+    private var reportedRecords = 0
+
+    /// Records between progress reports.
+    static let progressInterval = 10_000
+
+    init(importer: HealthDataImporter, path: String, dryRun: Bool) {
+        self.importer = importer
+        self.dryRun = dryRun
+        collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
+        saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval)
+    }
+
+    /// What the import did so far.
+    var summary: ImportSummary { collector.summary }
+
+    /// Counts a block of input read, reports progress, and saves the collected samples once there
+    /// are enough of them.
+    mutating func didRead(bytes count: Int) throws {
+        bytesRead += count
+        if collector.records - reportedRecords >= Self.progressInterval {
+            reportedRecords = collector.records
+            importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: collector.records))
+        }
+        if collector.pending >= importer.batchSize { try saveCollected() }
+    }
+
+    /// Hands the collected batches to the saver, to be saved in one transaction, with their
+    /// look-alike records numbered.
+    private mutating func saveCollected() throws {
+        guard collector.pending > 0, !dryRun else { return }
+        var batches = collector.takeBatches()
+        for index in batches.indices { occurrences.number(&batches[index]) }
+        try saver.save(batches)
+    }
+
+    /// Saves what is collected, then the records met inside correlations that have no top-level
+    /// twin, and waits for the saves; the summary then counts what was stored.
+    mutating func finish() throws {
+        try saveCollected()
+        try saveNestedRecords()
+        let (saved, duplicates) = try saver.finish()
+        collector.summary.imported = saved
+        collector.summary.duplicates = duplicates
+        collector.summary.bytesRead = bytesRead
+    }
+
+    /// Waits for any save still running, after a failure that is reported instead.
+    func abandon() { _ = try? saver.finish() }
+
+    /// Resolves the records met inside correlations against the file's top-level records
+    /// (SPEC §11): copies are counted, records without a twin are saved.
+    private mutating func saveNestedRecords() throws {
+        let nested = collector.takeNestedRecords()
+        guard !nested.isEmpty, !dryRun else { return }
+        var nestedCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
+        for var record in nested {
+            record.isInsideCorrelation = false
+            nestedCollector.add(record)
+        }
+        var nestedCounts: [UInt64: UInt32] = [:]
+        var batches = nestedCollector.takeBatches()
+        for index in batches.indices {
+            collector.summary.correlationRecords += OccurrenceCounter.resolveNested(
+                &batches[index], against: occurrences, nestedCounts: &nestedCounts)
+        }
+        // A nested record that cannot be read is reported like a top-level one.
+        for rejection in nestedCollector.summary.rejections {
+            collector.summary.reject(line: rejection.line, rejection.reason)
+        }
+        batches.removeAll { $0.count == 0 }
+        if !batches.isEmpty { try saver.save(batches) }
+    }
+}

@@ -1,0 +1,106 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An input format an import reads: its bytes go through its reader into an ``ImportPipeline``.
+protocol ImportSource {
+    /// Reads the whole input into `pipeline`, calling ``ImportPipeline/didRead(bytes:)`` after each block.
+    func read(into pipeline: inout ImportPipeline) throws
+}
+
+/// The source for a file, by its extension: `.csv`, `.zip` (an Apple Health `export.zip`), or else
+/// an `export.xml`.
+func importSource(forFileAt path: String) -> any ImportSource {
+    let lowercased = path.lowercased()
+    if lowercased.hasSuffix(".csv") { return CSVFileSource(path: path) }
+    if lowercased.hasSuffix(".zip") { return ExportArchiveSource(path: path) }
+    return ExportXMLFileSource(path: path)
+}
+
+/// A CSV file of the import's columns, read on one core.
+struct CSVFileSource: ImportSource {
+    let path: String
+
+    func read(into pipeline: inout ImportPipeline) throws {
+        let source = try FileByteSource(path: path)
+        pipeline.totalBytes = Int(source.size)
+        var reader = try CSVReader(path: path)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var columns: HealthDataImporter.CSVColumnIndexes?
+        let handler: (inout CSVFields) throws -> Void = { row in
+            if columns == nil { columns = try HealthDataImporter.CSVColumnIndexes(row.columns, path: path) }
+            if let columns { pipeline.collector.add(&row, columns: columns) }
+        }
+        while true {
+            let count = try source.read(into: buffer)
+            guard count > 0 else { break }
+            try reader.feedFields(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
+            try pipeline.didRead(bytes: count)
+        }
+        let read = try reader.finishFields(to: handler)
+        for issue in read.issues { pipeline.collector.summary.reject(line: issue.line, issue.reason) }
+        pipeline.collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
+    }
+}
+
+/// An `export.xml` file, read on every core in segments.
+struct ExportXMLFileSource: ImportSource {
+    let path: String
+
+    func read(into pipeline: inout ImportPipeline) throws {
+        let source = try FileByteSource(path: path)
+        pipeline.totalBytes = Int(source.size)
+        var reader = exportReader(path: path, pipeline)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try source.read(into: buffer)
+            guard count > 0 else { break }
+            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &pipeline.collector)
+            try pipeline.didRead(bytes: count)
+        }
+        pipeline.collector.note(try reader.finish(into: &pipeline.collector))
+    }
+}
+
+/// An Apple Health `export.zip`: its `export.xml` inflated on a thread of its own, up to a window
+/// of segments ahead of the reading, and read like ``ExportXMLFileSource``.
+struct ExportArchiveSource: ImportSource {
+    let path: String
+
+    func read(into pipeline: inout ImportPipeline) throws {
+        let archive = try ExportArchive(path: path)
+        var reader = exportReader(path: path + "/" + archive.entryPath, pipeline)
+        let ahead = max(2, pipeline.importer.parallelism * pipeline.importer.segmentBytes / ExportArchive.streamBlockSize)
+        try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
+            try reader.feed(block, into: &pipeline.collector)
+            try pipeline.didRead(bytes: block.count)
+        }
+        pipeline.collector.note(try reader.finish(into: &pipeline.collector))
+    }
+}
+
+/// A segmented reader for the export at `path` that hands over dates parsed (the collector needs
+/// only the instants).
+private func exportReader(path: String, _ pipeline: ImportPipeline) -> SegmentedExportReader {
+    var reader = ExportXMLReader(path: path)
+    reader.parsesExportDates = true
+    return SegmentedExportReader(reader: reader, parallelism: pipeline.importer.parallelism,
+                                 segmentBytes: pipeline.importer.segmentBytes)
+}
+
+extension SampleCollector {
+    /// Takes the reader's counts of what it does not hand over as records, and its issues.
+    mutating func note(_ read: ExportReadSummary) {
+        summary.correlations = read.correlationCount
+        summary.workouts = read.workoutCount
+        summary.activitySummaries = read.activitySummaryCount
+        for issue in read.issues { summary.reject(line: issue.line, issue.reason) }
+        // The reader keeps only the first issues; count the rest without reasons.
+        summary.rejected += max(0, read.malformedRecordCount - read.issues.count)
+    }
+}
