@@ -199,18 +199,8 @@ public struct IntervalEdges: Sendable {
             guard let first = buffer.first, let last = buffer.last, first <= timestamp, timestamp < last else {
                 return nil
             }
-            // Invariant: buffer[low - 1] <= timestamp (low starts at 1) and buffer[high] > timestamp.
-            var low = 1
-            var high = buffer.count - 1
-            while low < high {
-                let middle = low + (high - low) / 2
-                if buffer[middle] <= timestamp {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low - 1
+            // The first edge after the instant ends its interval (the last edge is after it).
+            return buffer.partitionPoint(in: 1..<buffer.count - 1) { $0 > timestamp } - 1
         }
     }
 
