@@ -17,23 +17,50 @@
 /// - Complexity: O(1) expected per record; memory grows by one key (about 16 bytes) per distinct
 ///   record of the file.
 struct OccurrenceCounter {
-    /// Keys of the records met once or more.
-    private var seen: Set<UInt64> = []
+    /// Keys of the records met once or more, in an open-addressing table (0 marks an empty slot;
+    /// a key of 0 is stored as 1). The keys are hashes already, so their low bits index it directly
+    /// (a `Set` would hash each one again).
+    private var slots = [UInt64](repeating: 0, count: 1 << 12)
+    private var occupied = 0
     /// For keys met more than once: how many times beyond the first.
     private var repeats: [UInt64: UInt32] = [:]
 
     /// The number of top-level records met with this key so far.
     func count(of key: UInt64) -> UInt32 {
-        guard seen.contains(key) else { return 0 }
+        let key = key == 0 ? 1 : key
+        guard slots[slot(of: key)] == key else { return 0 }
         return 1 + (repeats[key] ?? 0)
     }
 
     /// Counts one more record with this key and returns its occurrence number.
     mutating func next(_ key: UInt64) -> UInt32 {
-        if seen.insert(key).inserted { return 0 }
+        let key = key == 0 ? 1 : key
+        let index = slot(of: key)
+        if slots[index] == 0 {
+            slots[index] = key
+            occupied += 1
+            if occupied * 10 > slots.count * 7 { grow() }
+            return 0
+        }
         let occurrence = (repeats[key] ?? 0) &+ 1
         repeats[key] = occurrence
         return occurrence
+    }
+
+    /// The slot holding `key`, or the empty one where it would go.
+    @inline(__always)
+    private func slot(of key: UInt64) -> Int {
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: key) & mask
+        while slots[index] != 0 && slots[index] != key { index = (index &+ 1) & mask }
+        return index
+    }
+
+    /// Doubles the table, keeping it at most 70% full (short probes, 12 to 23 bytes a key).
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        for key in old where key != 0 { slots[slot(of: key)] = key }
     }
 
     /// Numbers the rows of `batch` (in file order, after every earlier batch of the file) that have
