@@ -14,8 +14,8 @@
 /// collide would only get a higher occurrence number than they need — their UUIDs still differ,
 /// since they hash every attribute — and a re-import numbers them the same way again.
 ///
-/// - Complexity: O(1) expected per record; memory grows by one key (about 16 bytes) per distinct
-///   record of the file.
+/// - Complexity: O(1) expected per record; memory grows by one key (8 bytes, in a table at most 70%
+///   full) per distinct record of the file.
 struct OccurrenceCounter {
     /// Keys of the records met once or more, in an open-addressing table (0 marks an empty slot;
     /// a key of 0 is stored as 1). The keys are hashes already, so their low bits index it directly
