@@ -33,6 +33,16 @@ package final class StoreSnapshot: Sendable {
         self.tombstones = tombstones
     }
 
+    /// A copy of this snapshot with the given parts replaced (the store's identity never changes).
+    package func with(lastSequence: Int64? = nil, deletionHorizon: Int64? = nil, provenances: [Provenance]? = nil,
+                      sourcePriority: SourcePriorities? = nil, types: [String: TypeSnapshot]? = nil,
+                      tombstones: [Tombstone]? = nil) -> StoreSnapshot {
+        StoreSnapshot(storeIdentifier: storeIdentifier, lastSequence: lastSequence ?? self.lastSequence,
+                      deletionHorizon: deletionHorizon ?? self.deletionHorizon, provenances: provenances ?? self.provenances,
+                      sourcePriority: sourcePriority ?? self.sourcePriority, types: types ?? self.types,
+                      tombstones: tombstones ?? self.tombstones)
+    }
+
     /// The snapshot of a type, by full or short identifier.
     package func type(_ identifier: String) -> TypeSnapshot? { types[QuantityType.fullIdentifier(identifier)] }
 }

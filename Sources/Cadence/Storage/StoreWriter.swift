@@ -18,7 +18,7 @@ struct StoreWriter: Sendable {
     private(set) var manifest: Manifest
     private var provenanceNumbers: [Provenance: UInt32] = [:]
     /// UUIDs of stored samples per type, built the first time a save needs them.
-    private var uuidIndexes: [String: Set<UUID>] = [:]
+    private var uuidIndex = UUIDIndex()
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     private var failure: CadenceError?
     private(set) var headCount = 0
@@ -282,26 +282,17 @@ struct StoreWriter: Sendable {
                 types[type.identifier] = typeSnapshot
                 headCount += columns.count
                 lastSequence = max(lastSequence, last)
-                if var index = uuidIndexes[type.identifier] {
-                    let identity = SampleIdentity(type: type.identifier, provenances: provenances)
-                    let metadataDigests = SampleIdentity.metadataDigests(of: columns)
-                    for row in 0..<columns.count {
-                        index.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests))
-                    }
-                    uuidIndexes[type.identifier] = index
-                }
+                uuidIndex.insert(columns, of: type.identifier, provenances: provenances)
             }
         case .delete(let deleted):
             for tombstone in deleted where tombstone.deletionSequence > manifest.flushedSequence {
                 types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
-                uuidIndexes[tombstone.typeIdentifier]?.remove(tombstone.uuid)
+                uuidIndex.remove(tombstone.uuid, of: tombstone.typeIdentifier)
                 tombstones.append(tombstone)
                 lastSequence = max(lastSequence, tombstone.deletionSequence)
             }
         }
-        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: lastSequence,
-                             deletionHorizon: snapshot.deletionHorizon, provenances: provenances,
-                             sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+        return snapshot.with(lastSequence: lastSequence, provenances: provenances, types: types, tombstones: tombstones)
     }
 
     // MARK: Writing
@@ -347,8 +338,9 @@ struct StoreWriter: Sendable {
                 return number
             }
             let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
-            let keep = try newRows(of: batch, numbers: numbers, type: type, snapshot: snapshot,
-                                   provenances: allProvenances)
+            let keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
+                                             provenances: numbers.map { allProvenances[Int($0)] },
+                                             storeProvenances: allProvenances)
             summary.duplicates += batch.count - keep.count
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
@@ -368,61 +360,6 @@ struct StoreWriter: Sendable {
             firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
             types: Dictionary(prepared.map { ($0.type.identifier, StoreChange.Extent($0.columns)) }, uniquingKeysWith: { $0.union($1) }))
         return (updated, summary, change)
-    }
-
-    /// The rows of `batch` whose UUID is neither stored nor repeated earlier in the batch.
-    private mutating func newRows(of batch: QuantitySampleBatch, numbers: [UInt32], type: QuantityType,
-                                  snapshot: StoreSnapshot, provenances: [Provenance]) throws -> [Int] {
-        let columns = batch.columns
-        let identifier = type.identifier
-        let typeSnapshot = snapshot.types[identifier]
-        let latestStored = max(typeSnapshot?.chunks.map(\.summary.maximumStart).max() ?? .min,
-                               typeSnapshot?.head.map(\.summary.maximumStart).max() ?? .min)
-        // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
-        let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
-        if needsIndex && uuidIndexes[identifier] == nil, let typeSnapshot {
-            uuidIndexes[identifier] = try Self.buildIndex(typeSnapshot, provenances: provenances)
-        }
-        let stored = needsIndex ? uuidIndexes[identifier] ?? [] : []
-        var seen = Set<UUID>(minimumCapacity: needsIndex ? columns.count : 0)
-        var keep: [Int] = []
-        keep.reserveCapacity(columns.count)
-        let identity = SampleIdentity(type: identifier, provenances: numbers.map { provenances[Int($0)] })
-        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
-        let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
-        if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
-            // Sorted, all derived, newer than the store: only rows with an equal start can collide,
-            // so only runs of equal starts are hashed.
-            var runUUIDs: Set<UUID> = []
-            for row in 0..<columns.count {
-                let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
-                let endsRun = row + 1 == columns.count || columns.start[row + 1] != columns.start[row]
-                if startsRun && endsRun {
-                    keep.append(row)
-                    continue
-                }
-                if startsRun { runUUIDs.removeAll(keepingCapacity: true) }
-                if runUUIDs.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)).inserted {
-                    keep.append(row)
-                }
-            }
-            return keep
-        }
-        for row in 0..<columns.count {
-            let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
-            if stored.contains(uuid) || !seen.insert(uuid).inserted { continue }
-            keep.append(row)
-        }
-        return keep
-    }
-
-    private static func buildIndex(_ type: TypeSnapshot, provenances: [Provenance]) throws -> Set<UUID> {
-        var index = Set<UUID>()
-        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
-        try StoredSample.forEachRow(of: type, details: true) { columns, row in
-            index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
-        }
-        return index
     }
 
     mutating func delete(snapshot: StoreSnapshot, where matches: (TypeSnapshot, SampleColumns, Int) throws -> Bool)
@@ -458,9 +395,7 @@ struct StoreWriter: Sendable {
         var updated = manifest
         updated.sourcePriority = priorities
         try installManifest(updated)
-        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
-                             deletionHorizon: snapshot.deletionHorizon, provenances: snapshot.provenances,
-                             sourcePriority: priorities, types: snapshot.types, tombstones: snapshot.tombstones)
+        return snapshot.with(sourcePriority: priorities)
     }
 
     // MARK: Flushing and compaction
@@ -562,9 +497,7 @@ struct StoreWriter: Sendable {
             try fileSystem.syncDirectory(directory)
         }
         headCount = 0
-        return StoreSnapshot(storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
-                             deletionHorizon: updated.deletionHorizon, provenances: snapshot.provenances,
-                             sourcePriority: snapshot.sourcePriority, types: types, tombstones: tombstones)
+        return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types, tombstones: tombstones)
     }
 
     /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).

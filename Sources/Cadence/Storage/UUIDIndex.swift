@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// The UUIDs of the samples a store holds, per type, for refusing a second copy of a sample
+/// (SPEC §1): built from storage the first time a save of that type may repeat stored samples,
+/// then kept up to date with every save and delete. Owned by the writer.
+struct UUIDIndex: Sendable {
+    private var byType: [String: Set<UUID>] = [:]
+
+    /// Adds the rows of a committed save, if the type's index was built.
+    mutating func insert(_ columns: SampleColumns, of type: String, provenances: [Provenance]) {
+        guard var index = byType[type] else { return }
+        let identity = SampleIdentity(type: type, provenances: provenances)
+        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
+        for row in 0..<columns.count { index.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)) }
+        byType[type] = index
+    }
+
+    /// Forgets a deleted sample.
+    mutating func remove(_ uuid: UUID, of type: String) { byType[type]?.remove(uuid) }
+
+    /// The rows of `batch` whose UUID is neither stored nor repeated earlier in the batch.
+    ///
+    /// A batch of rows newer than everything stored, sorted and with derived UUIDs only (the
+    /// common import and ingest case) can repeat only itself, and only among rows with equal
+    /// starts: those alone are hashed, and no index is built.
+    ///
+    /// - Parameter provenances: The batch's provenances, by the batch's provenance numbers.
+    /// - Complexity: O(*n*) for the batch's *n* rows, plus O(*s*) once to build the type's index
+    ///   from its *s* stored samples when the batch may repeat them.
+    mutating func newRows(of batch: QuantitySampleBatch, stored typeSnapshot: TypeSnapshot?, provenances: [Provenance],
+                          storeProvenances: [Provenance]) throws -> [Int] {
+        let columns = batch.columns
+        let identifier = batch.quantityType.identifier
+        let latestStored = max(typeSnapshot?.chunks.map(\.summary.maximumStart).max() ?? .min,
+                               typeSnapshot?.head.map(\.summary.maximumStart).max() ?? .min)
+        // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
+        let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
+        if needsIndex && byType[identifier] == nil, let typeSnapshot {
+            byType[identifier] = try Self.build(typeSnapshot, provenances: storeProvenances)
+        }
+        var keep: [Int] = []
+        keep.reserveCapacity(columns.count)
+        let identity = SampleIdentity(type: identifier, provenances: provenances)
+        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
+        let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
+        if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
+            var runUUIDs: Set<UUID> = []
+            for row in 0..<columns.count {
+                let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
+                let endsRun = row + 1 == columns.count || columns.start[row + 1] != columns.start[row]
+                if startsRun && endsRun {
+                    keep.append(row)
+                    continue
+                }
+                if startsRun { runUUIDs.removeAll(keepingCapacity: true) }
+                if runUUIDs.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)).inserted {
+                    keep.append(row)
+                }
+            }
+            return keep
+        }
+        let stored = needsIndex ? byType[identifier] ?? [] : []
+        var seen = Set<UUID>(minimumCapacity: columns.count)
+        for row in 0..<columns.count {
+            let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
+            if stored.contains(uuid) || !seen.insert(uuid).inserted { continue }
+            keep.append(row)
+        }
+        return keep
+    }
+
+    private static func build(_ type: TypeSnapshot, provenances: [Provenance]) throws -> Set<UUID> {
+        var index = Set<UUID>()
+        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
+        try StoredSample.forEachRow(of: type, details: true) { columns, row in
+            index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
+        }
+        return index
+    }
+}
