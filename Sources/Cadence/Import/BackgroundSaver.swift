@@ -22,6 +22,8 @@ final class BackgroundSaver: @unchecked Sendable {
     private let inFlight = DispatchGroup()
     private var outcome = Outcome()
     private var savedSinceFlush = 0
+    /// Look-alike records counted so far, in the order batches were handed over (the file's).
+    private var occurrences = OccurrenceCounter()
 
     /// What the saves did so far.
     struct Outcome {
@@ -38,13 +40,20 @@ final class BackgroundSaver: @unchecked Sendable {
 
     /// Waits for the save in flight, then starts saving `batches`.
     ///
+    /// - Parameter numberingOccurrences: Whether the batches' look-alike records are numbered
+    ///   first (SPEC §1), on the save thread, counting every batch so numbered before, so the
+    ///   numbering costs the reading nothing.
     /// - Throws: The error of an earlier save; `batches` are then not saved.
-    func save(_ batches: [QuantitySampleBatch]) throws {
+    func save(_ batches: [QuantitySampleBatch], numberingOccurrences: Bool = false) throws {
         try finish()
         inFlight.enter()
         queue.async { [self] in
             defer { inFlight.leave() }
             do {
+                var batches = batches
+                if numberingOccurrences {
+                    for index in batches.indices { occurrences.number(&batches[index]) }
+                }
                 let summary = try store.save(batches)
                 outcome.saved += summary.saved
                 outcome.duplicates += summary.duplicates
@@ -57,6 +66,14 @@ final class BackgroundSaver: @unchecked Sendable {
                 outcome.failure = error
             }
         }
+    }
+
+    /// The look-alike records counted by every save so far, after the one in flight.
+    ///
+    /// - Throws: The error of a save.
+    func countedOccurrences() throws -> OccurrenceCounter {
+        try finish()
+        return occurrences
     }
 
     /// Waits for the save in flight.

@@ -7,7 +7,7 @@
 
 /// Where an import source's records go, in three steps: the collector normalises them (types,
 /// units, validation) into batches; the batches' look-alike records are numbered in file order
-/// (their identity, SPEC §1); the batches are saved on a thread of their own while reading goes on.
+/// (their identity, SPEC §1) and saved, both on a thread of their own while reading goes on.
 ///
 /// A source reads its bytes, feeds ``collector``, and calls ``didRead(bytes:)`` after each block;
 /// ``finish()`` saves the rest, resolves the records met inside correlations, and waits for the saves.
@@ -18,8 +18,6 @@ struct ImportPipeline {
     let importer: HealthDataImporter
     /// Whether records are only checked, never saved (strict mode's first pass).
     let dryRun: Bool
-    /// Numbers identical top-level records in file order.
-    private var occurrences = OccurrenceCounter()
     /// Saves the collected batches while reading goes on.
     private let saver: BackgroundSaver
     /// Bytes read so far, and the input's size when known.
@@ -52,13 +50,11 @@ struct ImportPipeline {
         if collector.pending >= importer.batchSize { try saveCollected() }
     }
 
-    /// Hands the collected batches to the saver, to be saved in one transaction, with their
-    /// look-alike records numbered.
+    /// Hands the collected batches to the saver, to be saved in one transaction once their
+    /// look-alike records are numbered.
     private mutating func saveCollected() throws {
         guard collector.pending > 0, !dryRun else { return }
-        var batches = collector.takeBatches()
-        for index in batches.indices { occurrences.number(&batches[index]) }
-        try saver.save(batches)
+        try saver.save(collector.takeBatches(), numberingOccurrences: true)
     }
 
     /// Saves what is collected, then the records met inside correlations that have no top-level
@@ -85,6 +81,7 @@ struct ImportPipeline {
             record.isInsideCorrelation = false
             nestedCollector.add(record)
         }
+        let occurrences = try saver.countedOccurrences()
         var nestedCounts: [UInt64: UInt32] = [:]
         var batches = nestedCollector.takeBatches()
         for index in batches.indices {
