@@ -41,10 +41,10 @@ extension HealthStore {
     ///
     /// - Complexity: O(*c*) for *c* chunks when their summaries answer, plus decoded samples.
     public func execute(_ query: StatisticsQuery) throws -> Statistics {
-        let aggregator = Aggregator(snapshot: snapshot(), type: query.quantityType, predicate: query.predicate,
-                                    options: query.options, edges: [Int64.min, Int64.max],
-                                    sourcePriority: query.sourcePriority)
-        let output = try aggregator.run()
+        let output = try read { snapshot in
+            try Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
+                           options: query.options, edges: [Int64.min, Int64.max], sourcePriority: query.sourcePriority).run()
+        }
         let accumulator = output.merged.first ?? IntervalAccumulator()
         let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
         let start = accumulator.count > 0 ? accumulator.earliestStart : 0
