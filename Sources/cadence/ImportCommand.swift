@@ -131,7 +131,7 @@ struct ImportCommand: ParsableCommand {
     static func text(_ summaries: [ImportSummary]) -> String {
         var text = ""
         for summary in summaries {
-            text += "\(summary.file)\n"
+            text += "\(TableRenderer.escaped(summary.file))\n"
             // A list under the file name, without a header.
             var table = TableRenderer(columns: [.init("Records"), .init("Count", alignment: .right)])
             table.showsHeader = false
@@ -154,7 +154,8 @@ struct ImportCommand: ParsableCommand {
             }
             text += table.render()
             for rejection in summary.rejections.prefix(listedRejections) {
-                text += "  rejected \(summary.file):\(rejection.line): \(rejection.reason)\n"
+                // The reason quotes the file's data: escaped like a table cell.
+                text += "  rejected \(TableRenderer.escaped(summary.file)):\(rejection.line): \(TableRenderer.escaped(rejection.reason))\n"
             }
             if summary.rejected > listedRejections {
                 text += "  … and \(summary.rejected - min(listedRejections, summary.rejections.count)) more rejected records\n"

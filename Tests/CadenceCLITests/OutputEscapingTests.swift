@@ -30,6 +30,21 @@ struct OutputEscapingTests {
         #expect(listed.standardOutput.contains("Evil\\u{1B}[2J\\u{7}\\u{202E}txt.exe\\u{2066}\\u{9B}"))
     }
 
+    @Test("import's list of rejected records escapes what it quotes from the file")
+    func rejectionEscapes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = directory.path("hostile.csv")
+        try """
+            type,sourceName,unit,startDate,endDate,value
+            stepCount,Phone,count,2024-03-01T10:00:00Z,2024-03-01T10:10:00Z,8\u{1B}]0;owned\u{7}00
+
+            """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let result = try CadenceBinary.run(["import", csv, "--store", directory.path("store")])
+        #expect(result.standardOutput.contains("rejected"))
+        #expect(!result.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
     @Test("A sum beyond the largest Double is an error naming it, not null or inf", arguments: ["table", "json", "csv"])
     func overflowingSum(format: String) throws {
         let directory = try TemporaryDirectory()

@@ -121,18 +121,22 @@ struct PowerLossTests {
         return outcome
     }
 
+    /// Opens the store a power loss left, repairing it first when opening finds damage: only
+    /// damage that repair mends without losing anything acknowledged (the garbage the repair
+    /// step appends, when the power went before repair cut it off).
+    static func recover(_ fileSystem: any FileSystem, context: String) throws -> HealthStore {
+        do {
+            return try HealthStore.open(at: path, options: options, fileSystem: fileSystem)
+        } catch let error as CadenceError where error.code == .corruptFile {
+            let report = try HealthStore.repair(at: path, fileSystem: fileSystem)
+            #expect(report.samplesLost == 0, "\(context): repair lost samples: \(report.damage)")
+            return try HealthStore.open(at: path, options: options, fileSystem: fileSystem)
+        }
+    }
+
     /// Checks the store a power loss left against what the run acknowledged.
     static func check(_ image: MemoryFileSystem, _ outcome: Outcome, seed: UInt64, context: String) throws {
-        let store: HealthStore
-        do {
-            store = try HealthStore.open(at: path, options: options, fileSystem: image)
-        } catch let error as CadenceError where error.code == .corruptFile {
-            // Only damage that repair mends without losing anything acknowledged (the garbage
-            // the repair step appends, when the power went before repair cut it).
-            let report = try HealthStore.repair(at: path, fileSystem: image)
-            #expect(report.samplesLost == 0, "\(context): repair lost samples: \(report.damage)")
-            store = try HealthStore.open(at: path, options: options, fileSystem: image)
-        }
+        let store = try recover(image, context: context)
         #expect(store.verify().isEmpty, "\(context): \(store.verify())")
         var counts: [Int: Int] = [:]
         var seen = Set<UUID>()
@@ -159,16 +163,26 @@ struct PowerLossTests {
         try store.close()
     }
 
-    /// Runs `seed`'s workload with the power lost at `call`, and checks `images` disks it may leave.
-    static func losePower(seed: UInt64, steps: Int, at call: Int, images: Int) throws -> Bool {
+    /// Runs `seed`'s workload with the power lost at `call`, and checks `images` disks it may
+    /// leave; with `recoveryCrash`, the recovery of each disk (opening, or repair) loses power
+    /// at that call of its own too, and the disk that leaves is checked as well.
+    static func losePower(seed: UInt64, steps: Int, at call: Int, images: Int, recoveryCrash: Int? = nil) throws -> Bool {
         let fileSystem = PowerLossFileSystem(crashAt: call)
         let outcome = try run(seed: seed, steps: steps, on: fileSystem)
         for image in 0..<images {
             var choice = PowerLossFileSystem.Choice(anySubset: image % 2 == 1,
                                                     random: TestRandom(seed: seed &* 1_000_003 &+ UInt64(call * 7 + image)))
             let disk = try fileSystem.image(choosing: &choice)
-            try check(disk, outcome, seed: seed,
-                      context: "seed \(seed), power lost at call \(call) during \(outcome.inFlight?.description ?? "nothing"), image \(image)")
+            let context = "seed \(seed), power lost at call \(call) during \(outcome.inFlight?.description ?? "nothing"), image \(image)"
+            if let recoveryCrash {
+                let recovery = try PowerLossFileSystem(restoring: disk, crashAt: recoveryCrash)
+                do {
+                    try recover(recovery, context: context).close()
+                } catch is PowerLossFileSystem.PowerLoss {}
+                let recovered = try recovery.image(choosing: &choice)
+                try check(recovered, outcome, seed: seed, context: context + ", then at call \(recoveryCrash) of its recovery")
+            }
+            try check(disk, outcome, seed: seed, context: context)
         }
         return outcome.crashed
     }
@@ -195,11 +209,13 @@ struct PowerLossTests {
         while losses < count && attempts < count * 4 {
             attempts += 1
             let seed = random.next() % 1_000_000
-            if try Self.losePower(seed: seed, steps: 40, at: Int.random(in: 1...500, using: &random), images: 3) {
+            if try Self.losePower(seed: seed, steps: 40, at: Int.random(in: 1...500, using: &random), images: 3,
+                                  recoveryCrash: Int.random(in: 1...12, using: &random)) {
                 losses += 1
             }
         }
         #expect(losses == count)
-        print("power-loss: \(losses) simulated power losses, each checked on 3 disk images")
+        print("power-loss: \(losses) simulated power losses, each checked on 3 disk images, and each of those again "
+              + "after a power loss during its recovery")
     }
 }

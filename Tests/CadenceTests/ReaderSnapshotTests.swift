@@ -44,6 +44,18 @@ struct ReaderSnapshotTests {
         #expect(reader.snapshot().lastSequence == writer.snapshot().lastSequence)
     }
 
+    @Test("A query whose chunk file a compaction removed meanwhile runs again on the store as it now is")
+    func compactionDuringQuery() throws {
+        let (memory, writer, uuids) = try Self.unflushedStore()
+        try writer.flush()
+        let once = FirstTime()
+        let hooked = HookedFileSystem(wrapping: memory) { operation, path in
+            if operation == .readFile && path.contains("/chunk-") { try once.run { try writer.compact() } }
+        }
+        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: hooked)
+        #expect(Set(try StoreTests.readAll(reader).keys) == uuids)
+    }
+
     @Test("A flush between listing the log segments and reading one (the segment vanishes)")
     func flushBeforeReadingSegment() throws {
         let (memory, writer, uuids) = try Self.unflushedStore()

@@ -97,7 +97,7 @@ extension HealthStore {
     ///   ``CadenceError/Code/anchorAhead`` for an anchor from a later change than the store holds.
     /// - Complexity: O(*n*) over the samples of chunks changed after the anchor.
     public func execute(_ query: AnchoredObjectQuery) throws -> AnchoredObjectQuery.Result {
-        try Self.changes(query, snapshot: snapshot())
+        try read { try Self.changes(query, snapshot: $0) }
     }
 
     static func changes(_ query: AnchoredObjectQuery, snapshot: StoreSnapshot) throws -> AnchoredObjectQuery.Result {

@@ -45,7 +45,10 @@ extension HealthStore {
     ///
     /// - Complexity: O(*n* log *n*) over the selected samples of the chunks the predicate does not prune.
     public func execute(_ query: SampleQuery) throws -> [QuantitySample] {
-        let snapshot = snapshot()
+        try read { try Self.samples(query, snapshot: $0) }
+    }
+
+    private static func samples(_ query: SampleQuery, snapshot: StoreSnapshot) throws -> [QuantitySample] {
         try query.predicate.validate(for: query.quantityType)
         guard let type = snapshot.types[query.quantityType.identifier] else { return [] }
         var rows: [(start: Int64, end: Int64, sequence: Int64, sample: QuantitySample)] = []

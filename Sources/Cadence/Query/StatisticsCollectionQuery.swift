@@ -68,11 +68,12 @@ extension HealthStore {
     /// Runs a statistics-collection query on the current snapshot.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming a damaged chunk (never wrong numbers);
-    ///   ``CadenceError/Code/invalidQuery`` when the data's span would need more than 50 million intervals.
+    ///   ``CadenceError/Code/invalidQuery`` when the data's span would need more intervals than the
+    ///   memory one query may use holds.
     /// - Complexity: O(*c* + *m*) for *c* chunks and *m* intervals when summaries answer, plus the
     ///   samples that must be decoded, spread over the cores.
     public func execute(_ query: StatisticsCollectionQuery) throws -> StatisticsCollection {
-        try CollectionPlan(query, snapshot: snapshot()).execute()
+        try read { try CollectionPlan(query, snapshot: $0).execute() }
     }
 
     /// Runs a statistics-collection query off the caller's thread.

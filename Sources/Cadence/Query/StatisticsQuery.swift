@@ -50,11 +50,12 @@ extension HealthStore {
         let upper = window?.end ?? .max
         // An empty window is an interval no sample contributes to.
         let isEmptyWindow = lower >= upper
-        let aggregator = Aggregator(snapshot: snapshot(), type: query.quantityType,
-                                    predicate: isEmptyWindow ? .uuids([]) : query.predicate, options: query.options,
-                                    edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
-                                    sourcePriority: query.sourcePriority)
-        let output = try aggregator.run()
+        let output = try read { snapshot in
+            try Aggregator(snapshot: snapshot, type: query.quantityType,
+                           predicate: isEmptyWindow ? .uuids([]) : query.predicate, options: query.options,
+                           edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
+                           sourcePriority: query.sourcePriority).run()
+        }
         let accumulator = output.merged.first ?? StatisticsAccumulator()
         let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
         let start = window?.start ?? (accumulator.count > 0 ? accumulator.earliestStart : 0)

@@ -126,6 +126,24 @@ public final class HealthStore: Sendable {
         return current.withLock { $0 }
     }
 
+    /// Runs a query on the current snapshot. On a read-only store the writing process may remove
+    /// a chunk file the snapshot lists (a compaction replaced it) while the query runs: when a
+    /// file is missing and the store has moved on, the query runs again on the store as it now
+    /// is (a few times at most).
+    package func read<Result>(_ body: (StoreSnapshot) throws -> Result) throws -> Result {
+        var snapshot = snapshot()
+        for _ in 0..<3 where options.readOnly {
+            do {
+                return try body(snapshot)
+            } catch let error as CadenceError where error.code == .notFound {
+                let now = self.snapshot()
+                guard now !== snapshot else { throw error }
+                snapshot = now
+            }
+        }
+        return try body(snapshot)
+    }
+
     /// Brings a read-only store up to the last commit of the process writing it, and tells the
     /// long-running queries what changed. Every query on a read-only store starts with this
     /// (two `stat`s when nothing changed) and long-running queries poll it, so calling it is only

@@ -41,14 +41,14 @@ package final class MemoryFileSystem: FileSystem {
     }
 
     package func contentsOfDirectory(_ path: String) throws -> [String] {
-        let prefix = normalized(path) + "/"
+        let prefix = normalized(path) == "/" ? "/" : normalized(path) + "/"
         guard directories.withLock({ $0.contains(normalized(path)) }) else {
             throw CadenceError(.notFound, "no such directory", path: path)
         }
         let fileNames = files.withLock { $0.keys.filter { $0.hasPrefix(prefix) } }
         let directoryNames = directories.withLock { $0.filter { $0.hasPrefix(prefix) } }
         return (fileNames + directoryNames).map { String($0.dropFirst(prefix.count)) }
-            .filter { !$0.contains("/") }.sorted()
+            .filter { !$0.isEmpty && !$0.contains("/") }.sorted()
     }
 
     package func readFile(_ path: String) throws -> [UInt8] {

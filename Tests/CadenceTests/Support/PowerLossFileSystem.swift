@@ -66,6 +66,30 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
         self.crashAt = crashAt
     }
 
+    /// A file system holding what `disk` holds, all of it durable (the disk after a power loss,
+    /// for the recovery to lose power in turn).
+    convenience init(restoring disk: MemoryFileSystem, crashAt: Int?) throws {
+        self.init(crashAt: crashAt)
+        func copy(_ path: String) throws {
+            let directory = Directory()
+            directories[path] = directory
+            for name in try disk.contentsOfDirectory(path) {
+                let child = (path == "/" ? "" : path) + "/" + name
+                if let bytes = try? disk.readFile(child) {
+                    let file = Inode()
+                    file.current = bytes
+                    file.durable = bytes
+                    directory.current[name] = .file(file)
+                } else {
+                    directory.current[name] = .directory
+                    try copy(child)
+                }
+            }
+            directory.durable = directory.current
+        }
+        try copy("/")
+    }
+
     /// The mutating calls made (the crash points a run offers).
     var callCount: Int { lock.withLock { _ in calls } }
 
