@@ -79,7 +79,7 @@ extension HealthStore {
             let bytes = try fileSystem.readFile(segmentPath)
             if cut {
                 // Records after a damaged one may depend on it (provenance numbers): drop them too.
-                report.logRecordsLost += WriteAheadLog.recordsStarting(in: bytes[...], path: segmentPath)
+                report.logRecordsLost += WriteAheadLog.recordsStarting(from: 0, in: bytes, path: segmentPath)
                 try fileSystem.remove(segmentPath)
                 report.damage.append(.init(path: segmentPath, action: "follows a damaged record; removed"))
                 continue
@@ -91,7 +91,7 @@ extension HealthStore {
                 let truncated = try fileSystem.openForAppending(segmentPath)
                 defer { truncated.close() }
                 try truncated.sync()
-                report.logRecordsLost += WriteAheadLog.recordsStarting(in: bytes[validLength...], path: segmentPath)
+                report.logRecordsLost += WriteAheadLog.recordsStarting(from: validLength, in: bytes, path: segmentPath)
                 report.damage.append(.init(path: segmentPath, action: "damaged at byte \(validLength); cut there"))
                 cut = true
             }
@@ -108,53 +108,5 @@ extension HealthStore {
     /// stops repair, so an intact chunk is never dropped.
     private static func provesDamage(_ error: CadenceError) -> Bool {
         error.code == .corruptFile || error.code == .notFound || error.code == .compression
-    }
-}
-
-extension WriteAheadLog {
-    /// The length of a segment's longest prefix of whole, valid records.
-    package static func validLength(of bytes: [UInt8], path: String) -> Int {
-        var offset = 0
-        while offset < bytes.count, let length = validRecordLength(bytes[offset...], path: path) { offset += length }
-        return offset
-    }
-
-    /// How many records start in damaged log bytes: every record header (the record magic) that
-    /// begins a valid record, which is skipped whole, or a damaged one, counted once. Bytes
-    /// without a record header (garbage appended to the file) hold no record.
-    package static func recordsStarting(in bytes: ArraySlice<UInt8>, path: String) -> Int {
-        var count = 0
-        var offset = bytes.startIndex
-        while offset + 4 <= bytes.endIndex {
-            let rest = bytes[offset...]
-            if let length = validRecordLength(rest, path: path) {
-                count += 1
-                offset += length
-                continue
-            }
-            var reader = BinaryReader(Array(rest.prefix(4)), path: path)
-            if (try? reader.read(UInt32.self)) == recordMagic {
-                count += 1
-                offset += headerSize
-            } else {
-                offset += 1
-            }
-        }
-        return count
-    }
-
-    /// The byte length of the valid record at the start of `bytes`, or `nil` when there is none.
-    private static func validRecordLength(_ bytes: ArraySlice<UInt8>, path: String) -> Int? {
-        var reader = BinaryReader(Array(bytes.prefix(headerSize)), path: path)
-        guard bytes.count >= headerSize,
-              let magic = try? reader.read(UInt32.self), magic == recordMagic,
-              let length = try? reader.read(UInt32.self), Int(length) <= bytes.count - headerSize,
-              let checksum = try? reader.read(UInt32.self)
-        else { return nil }
-        let payload = bytes.dropFirst(headerSize).prefix(Int(length))
-        guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum,
-              (try? LogEntry(decoding: Array(payload), path: path)) != nil
-        else { return nil }
-        return headerSize + Int(length)
     }
 }

@@ -105,7 +105,49 @@ package enum WriteAheadLog {
         return writer.bytes
     }
 
-    /// Reads the records of one segment.
+    /// What starts at an offset of a segment: the one place a record's framing
+    /// (`magic · length · CRC-32C · payload`) is parsed, for opening, `verify` and `repair` alike.
+    package enum Frame {
+        /// A whole record that passes its checksum and decodes; the next one starts at `end`.
+        case record(LogEntry, end: Int)
+        /// The header or the payload runs past the end of the bytes.
+        case truncated
+        /// The first four bytes are not a record's magic.
+        case badHeader
+        /// A whole record that fails its checksum; what follows it starts at `end`.
+        case badChecksum(end: Int)
+        /// A whole record that passes its checksum but does not decode.
+        case malformed(String)
+    }
+
+    /// The frame starting at `offset` of `bytes`.
+    package static func frame(at offset: Int, in bytes: [UInt8], path: String) -> Frame {
+        guard bytes.count - offset >= headerSize else { return .truncated }
+        var reader = BinaryReader(bytes, path: path)
+        guard (try? reader.readBytes(offset)) != nil, let magic = try? reader.read(UInt32.self),
+              let length = try? reader.read(UInt32.self), let checksum = try? reader.read(UInt32.self)
+        else { return .truncated }
+        guard magic == recordMagic else { return .badHeader }
+        guard Int(length) <= reader.remaining, let payload = try? reader.readBytes(Int(length)) else { return .truncated }
+        let end = reader.offset
+        guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum else { return .badChecksum(end: end) }
+        do {
+            return .record(try LogEntry(decoding: Array(payload), path: path), end: end)
+        } catch let error as CadenceError {
+            return .malformed(error.message)
+        } catch {
+            return .malformed("\(error)")
+        }
+    }
+
+    /// Whether a record's magic starts at `offset` (as far as the bytes go).
+    package static func startsWithRecordMagic(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var magic = BinaryWriter()
+        magic.write(recordMagic)
+        return !bytes.isEmpty && bytes.prefix(4).elementsEqual(magic.bytes.prefix(bytes.count))
+    }
+
+    /// Reads the records of one segment, as opening does.
     ///
     /// A torn tail — a record whose header or payload runs past the end of the file, or the
     /// file's last record failing its checksum — ends the segment: the records before it are
@@ -113,31 +155,54 @@ package enum WriteAheadLog {
     /// corruption and throws ``CadenceError/Code/corruptFile`` naming the file.
     package static func readSegment(_ bytes: [UInt8], path: String) throws -> (entries: [LogEntry], validLength: Int) {
         var entries: [LogEntry] = []
-        var reader = BinaryReader(bytes, path: path)
-        while !reader.isAtEnd {
-            let recordStart = reader.offset
-            guard reader.remaining >= headerSize else { return (entries, recordStart) }
-            let magic = try reader.read(UInt32.self)
-            let length = Int(try reader.read(UInt32.self))
-            let checksum = try reader.read(UInt32.self)
-            guard magic == recordMagic else {
+        var offset = 0
+        while offset < bytes.count {
+            switch frame(at: offset, in: bytes, path: path) {
+            case .record(let entry, let end):
+                entries.append(entry)
+                offset = end
+            case .truncated:
+                return (entries, offset)
+            case .badHeader:
                 // Zeros or garbage at the very end are a torn append; anywhere else, corruption.
-                if bytes[recordStart...].allSatisfy({ $0 == 0 }) { return (entries, recordStart) }
-                throw CadenceError(.corruptFile, "log record at byte \(recordStart) has a bad header", path: path)
-            }
-            guard length <= reader.remaining else { return (entries, recordStart) }
-            let payload = try reader.readBytes(length)
-            guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum else {
-                if reader.isAtEnd { return (entries, recordStart) }
-                throw CadenceError(.corruptFile, "log record at byte \(recordStart) fails its checksum", path: path)
-            }
-            do {
-                entries.append(try LogEntry(decoding: Array(payload), path: path))
-            } catch let error as CadenceError {
-                throw CadenceError(.corruptFile, "log record at byte \(recordStart) is malformed: \(error.message)", path: path)
+                if bytes[offset...].allSatisfy({ $0 == 0 }) { return (entries, offset) }
+                throw CadenceError(.corruptFile, "log record at byte \(offset) has a bad header", path: path)
+            case .badChecksum(let end):
+                if end == bytes.count { return (entries, offset) }
+                throw CadenceError(.corruptFile, "log record at byte \(offset) fails its checksum", path: path)
+            case .malformed(let message):
+                throw CadenceError(.corruptFile, "log record at byte \(offset) is malformed: \(message)", path: path)
             }
         }
         return (entries, bytes.count)
+    }
+
+    /// The length of a segment's longest prefix of whole, valid records: what `repair` keeps.
+    package static func validLength(of bytes: [UInt8], path: String) -> Int {
+        var offset = 0
+        while offset < bytes.count, case .record(_, let end) = frame(at: offset, in: bytes, path: path) { offset = end }
+        return offset
+    }
+
+    /// How many records start in the damaged bytes from `offset` on, for `repair`'s report: every
+    /// record header (the record magic) that begins a valid record, which is skipped whole, or a
+    /// damaged one, counted once. Bytes without a record header (garbage appended to the file)
+    /// hold no record.
+    package static func recordsStarting(from offset: Int, in bytes: [UInt8], path: String) -> Int {
+        var count = 0
+        var offset = offset
+        while offset + 4 <= bytes.count {
+            if case .record(_, let end) = frame(at: offset, in: bytes, path: path) {
+                count += 1
+                offset = end
+            } else if startsWithRecordMagic(bytes[offset..<offset + 4]) {
+                count += 1
+                offset += headerSize
+            } else {
+                offset += 1
+            }
+        }
+        return count
     }
 
     /// How the last segment of a log ends, for `verify`.
@@ -160,16 +225,10 @@ package enum WriteAheadLog {
         }
         let tail = bytes[validLength...]
         guard !tail.isEmpty else { return .success(0) }
-        var magic = BinaryWriter()
-        magic.write(recordMagic)
-        let headerIsARecords = tail.prefix(4).elementsEqual(magic.bytes.prefix(tail.count))
-        var runsPastEnd = tail.count < headerSize
-        if headerIsARecords && tail.count >= headerSize {
-            var reader = BinaryReader(Array(tail.prefix(headerSize)), path: path)
-            _ = try? reader.read(UInt32.self)
-            let length = (try? reader.read(UInt32.self)).map(Int.init) ?? 0
-            runsPastEnd = length > tail.count - headerSize
-        }
+        // A clean tear: a record's header, as far as it got, whose record runs past the end.
+        let headerIsARecords = startsWithRecordMagic(tail)
+        var runsPastEnd = false
+        if case .truncated = frame(at: validLength, in: bytes, path: path) { runsPastEnd = true }
         guard headerIsARecords && runsPastEnd else {
             return .failure(CadenceError(.corruptFile, "the last log record, at byte \(validLength), is damaged, not torn by an unfinished write; opening the store for writing would drop the change it holds (run repair to see it counted)", path: path))
         }
