@@ -1,0 +1,121 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Flushing unflushed samples into chunk files, and compaction (rewriting chunks without deleted rows).
+extension StoreWriter {
+    // MARK: Flushing and compaction
+
+    /// Writes the head (and the chunks of the types in `rewriting`, without their deleted rows)
+    /// into new chunk files, installs a new manifest, then starts a new log segment and removes
+    /// the replaced files.
+    mutating func flush(snapshot: StoreSnapshot, rewriting: Set<String> = [], deletionHorizon: Int64? = nil) throws
+        -> StoreSnapshot
+    {
+        try checkWritable()
+        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil else { return snapshot }
+        var updated = manifest
+        updated.provenances = snapshot.provenances
+        updated.lastSequence = snapshot.lastSequence
+        updated.flushedSequence = snapshot.lastSequence
+        updated.logSegment = manifest.logSegment + 1
+        var tombstones = snapshot.tombstones
+        if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
+            tombstones.removeAll { $0.deletionSequence < horizon }
+            updated.deletionHorizon = horizon
+        }
+        updated.tombstones = tombstones
+        var types = snapshot.types
+        var replaced: [String] = []
+        // Gather each rewritten type's rows and cut them into chunks; the chunks are then encoded
+        // (sorted summaries, LZ4) on every core, and written in order.
+        var pieces: [(identifier: String, style: AggregationStyle, columns: SampleColumns)] = []
+        var rewritten: [String: Int] = [:]
+        for identifier in snapshot.types.keys.sorted() {
+            guard let type = snapshot.types[identifier] else { continue }
+            let rewrite = rewriting.contains(identifier) ? type.chunks : []
+            guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
+            var columns = SampleColumns()
+            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
+            for batch in type.head { columns.append(contentsOf: batch.columns) }
+            // Only a compaction drops deleted rows: a flush keeps them, hidden, so that every
+            // deletion after a type's last compaction still hides a row that is there.
+            if rewriting.contains(identifier), !type.hiddenSequences.isEmpty {
+                columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
+            }
+            columns = columns.sortedByStart()
+            var offset = 0
+            rewritten[identifier] = 0
+            while offset < columns.count {
+                let rows = offset..<min(columns.count, offset + options.chunkCapacity)
+                pieces.append((identifier, type.type.aggregationStyle, rows.count == columns.count ? columns : columns.selecting(rows)))
+                rewritten[identifier, default: 0] += 1
+                offset = rows.upperBound
+            }
+        }
+        let encoded = try concurrentMap(pieces, parallelism: ProcessInfo.processInfo.activeProcessorCount) { piece in
+            try ChunkFile.encode(piece.columns, typeIdentifier: piece.identifier, style: piece.style)
+        }
+        var nextPiece = 0
+        var entries: [Manifest.TypeEntry] = []
+        for identifier in snapshot.types.keys.sorted() {
+            guard var type = snapshot.types[identifier] else { continue }
+            if let count = rewritten[identifier] {
+                let compacting = rewriting.contains(identifier)
+                var newChunks = compacting ? [] : type.chunks
+                for encoded in encoded[nextPiece..<nextPiece + count] {
+                    let number = updated.nextChunkNumber
+                    updated.nextChunkNumber += 1
+                    let path = chunkPath(number)
+                    try guarded { try $0.writeFile(path, encoded.bytes) }
+                    // Not kept in memory: a long import would otherwise hold every chunk it wrote.
+                    // The first query reads it back (from the page cache, usually).
+                    newChunks.append(ChunkHandle(number: number, path: path, byteCount: encoded.bytes.count,
+                                                 summary: encoded.summary, fileSystem: fileSystem))
+                }
+                nextPiece += count
+                if compacting { replaced += type.chunks.map(\.path) }
+                type.chunks = newChunks
+                type.head = []
+                if compacting {
+                    type.hiddenSequences = []
+                    type.compactedSequence = snapshot.lastSequence
+                }
+                types[identifier] = type
+            }
+            entries.append(Manifest.TypeEntry(type: type.type, chunks: type.chunks.map {
+                Manifest.ChunkEntry(number: $0.number, byteCount: $0.byteCount, summary: $0.summary)
+            }, compactedSequence: type.compactedSequence))
+        }
+        updated.types = entries
+        let directory = self.directory
+        try guarded { try $0.syncDirectory(directory) }
+        try installManifest(updated)
+        // The manifest now covers everything in the log: start a new segment, drop the old ones.
+        let oldSegment = manifest.logSegment - 1
+        log?.close()
+        let newLogPath = logPath(manifest.logSegment)
+        let oldLogPath = logPath(oldSegment)
+        log = try guarded { try $0.openForAppending(newLogPath) }
+        try guarded { fileSystem in
+            try fileSystem.remove(oldLogPath)
+            for path in replaced { try fileSystem.remove(path) }
+            try fileSystem.syncDirectory(directory)
+        }
+        headCount = 0
+        return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types, tombstones: tombstones)
+    }
+
+    /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).
+    func typesToCompact(_ snapshot: StoreSnapshot, threshold: Double) -> Set<String> {
+        Set(snapshot.types.compactMap { identifier, type in
+            let rows = type.chunks.reduce(0) { $0 + $1.summary.count }
+            return rows > 0 && Double(type.hiddenSequences.count) > threshold * Double(rows) ? identifier : nil
+        })
+    }
+}

@@ -1,0 +1,273 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Opening a store, recovering it from its manifest and log, and bringing a reader up to date.
+extension StoreWriter {
+    // MARK: Opening and recovery
+
+    static func open(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
+        -> (writer: StoreWriter, snapshot: StoreSnapshot)
+    {
+        if options.readOnly { return try openForReading(path: path, options: options, fileSystem: fileSystem) }
+        let manifestPath = path + "/" + Manifest.fileName
+        if fileSystem.exists(path) {
+            // Checked before the lock is taken, so that a directory that is not a store gets no LOCK file.
+            if !fileSystem.exists(manifestPath) { try requireNoForeignFiles(path, fileSystem: fileSystem) }
+        } else {
+            try fileSystem.createDirectory(path)
+        }
+        let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
+        let manifest: Manifest
+        if fileSystem.exists(manifestPath) {
+            manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
+        } else {
+            // Checked again under the lock: another process may have been creating a store here.
+            try requireNoForeignFiles(path, fileSystem: fileSystem)
+            manifest = Manifest(storeIdentifier: UUID())
+            try fileSystem.replaceFile(manifestPath, manifest.encode())
+        }
+        var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
+                                 manifest: manifest)
+        let snapshot = try writer.load()
+        try writer.removeOrphans()
+        return (writer, snapshot)
+    }
+
+    /// The name of the writer's lock file.
+    static let lockFileName = "LOCK"
+    /// The files an interrupted creation of a store may leave before its first MANIFEST.
+    static let creationLeftovers: Set<String> = [lockFileName, Manifest.fileName + ".tmp"]
+    /// How often a reader starts again when a writer changed the store under it.
+    static let maximumReadAttempts = 100
+
+    /// Takes the store's writer lock, or throws ``CadenceError/Code/storeLocked`` naming the
+    /// process that holds it.
+    static func takeLock(_ path: String, waiting: Bool, fileSystem: any FileSystem) throws -> any FileLock {
+        let lockPath = path + "/" + lockFileName
+        if let lock = try fileSystem.lockExclusively(lockPath, waiting: waiting) { return lock }
+        let holder = (try? fileSystem.readFile(lockPath)).flatMap {
+            Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        throw CadenceError(.storeLocked, "another process\(holder.map { " (pid \($0))" } ?? "") has this store open for writing",
+                           path: path)
+    }
+
+    /// Refuses a directory without a MANIFEST that holds anything but what creating a store leaves:
+    /// the files are someone else's, and a store never touches files it did not create.
+    static func requireNoForeignFiles(_ path: String, fileSystem: any FileSystem) throws {
+        let foreign = try fileSystem.contentsOfDirectory(path).filter { !creationLeftovers.contains($0) }
+        guard foreign.isEmpty else {
+            throw CadenceError(.corruptFile, "the directory is not empty but has no MANIFEST (\(foreign.count) files); "
+                               + "choose an empty or new directory for a store", path: path)
+        }
+    }
+
+    /// Opens without the lock. A writer may flush meanwhile — install a new MANIFEST, start a new
+    /// log segment and remove the old one — so the manifest is read again after the log is
+    /// replayed: when it changed, or a segment vanished under the reader, it starts again, and
+    /// what it returns is one state the store was in.
+    static func openForReading(path: String, options: HealthStore.Options, fileSystem: any FileSystem) throws
+        -> (writer: StoreWriter, snapshot: StoreSnapshot)
+    {
+        guard fileSystem.exists(path) else { throw CadenceError(.notFound, "there is no store here", path: path) }
+        let manifestPath = path + "/" + Manifest.fileName
+        for _ in 0..<maximumReadAttempts {
+            let bytes: [UInt8]
+            do {
+                bytes = try fileSystem.readFile(manifestPath)
+            } catch let error as CadenceError where error.code == .notFound {
+                throw CadenceError(.notFound, "there is no store manifest", path: manifestPath)
+            }
+            do {
+                var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
+                                         manifest: try Manifest(decoding: bytes, path: manifestPath))
+                let snapshot = try writer.load()
+                writer.manifestLength = bytes.count
+                if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
+            } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
+                // A vanished (or half-replaced) segment is only a writer moving on if the manifest did.
+                guard (try? fileSystem.readFile(manifestPath)) != bytes else { throw error }
+            }
+        }
+        throw CadenceError(.io, "the store kept changing while it was read (\(maximumReadAttempts) attempts); try again",
+                           path: path)
+    }
+
+    /// Read-only: the snapshot brought up to what the writing process committed since it was
+    /// read, with the change for observers (`nil` when no commit is new: a flush only moves
+    /// samples), or `nil` when the files did not change.
+    ///
+    /// Costs two `stat`s and an existence check when nothing changed. Records appended to the
+    /// same segment are read and applied; after a flush (a new manifest and segment) the store is
+    /// read again, as at opening.
+    mutating func catchUp(_ snapshot: StoreSnapshot) throws -> (snapshot: StoreSnapshot, change: StoreChange?)? {
+        let logPath = currentLogPath
+        let manifestSize = try? fileSystem.fileSize(directory + "/" + Manifest.fileName)
+        let logSize = try? fileSystem.fileSize(logPath)
+        let flushed = fileSystem.exists(self.logPath(manifest.logSegment + 1))
+        if manifestSize == manifestLength, !flushed, let logSize, logSize >= replayedLength {
+            guard logSize > replayedLength else { return nil }
+            do {
+                let bytes = try fileSystem.readFile(logPath)
+                if bytes.count >= replayedLength {
+                    let (entries, validLength) = try WriteAheadLog.readSegment(Array(bytes[replayedLength...]), path: logPath)
+                    guard !entries.isEmpty else { return nil }
+                    var updated = snapshot
+                    var extents: [String: StoreChange.Extent] = [:]
+                    for entry in entries {
+                        updated = try apply(entry, to: updated)
+                        switch entry {
+                        case .save(_, let batches):
+                            for (type, columns) in batches {
+                                extents[type.identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(columns))
+                            }
+                        case .delete(let tombstones):
+                            // A deletion does not carry the sample's dates: the type's whole span.
+                            for identifier in Set(tombstones.map(\.typeIdentifier)) {
+                                extents[identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(updated.types[identifier]))
+                            }
+                        }
+                    }
+                    replayedLength += validLength
+                    return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                                 types: extents))
+                }
+            } catch let error as CadenceError where error.code == .notFound {
+                // Flushed between the `stat` and the read: read the store again below.
+            }
+        }
+        let reopened = try Self.openForReading(path: directory, options: options, fileSystem: fileSystem)
+        self = reopened.writer
+        let updated = reopened.snapshot
+        guard updated.lastSequence != snapshot.lastSequence else { return (updated, nil) }
+        let identifiers = Set(updated.types.keys).union(snapshot.types.keys)
+        let extents = Dictionary(uniqueKeysWithValues: identifiers.map { identifier in
+            (identifier, StoreChange.Extent(updated.types[identifier]).union(StoreChange.Extent(snapshot.types[identifier])))
+        })
+        return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
+                                     types: extents))
+    }
+
+    /// Builds the snapshot from the manifest and the log segments it does not cover.
+    mutating func load() throws -> StoreSnapshot {
+        for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
+        return try replayLog(onto: snapshotFromManifest())
+    }
+
+    func snapshotFromManifest() -> StoreSnapshot {
+        var types: [String: TypeSnapshot] = [:]
+        for entry in manifest.types {
+            var type = TypeSnapshot(type: entry.type)
+            type.compactedSequence = entry.compactedSequence
+            type.chunks = entry.chunks.map {
+                ChunkHandle(number: $0.number, path: chunkPath($0.number), byteCount: $0.byteCount, summary: $0.summary,
+                            fileSystem: fileSystem)
+            }
+            types[entry.type.identifier] = type
+        }
+        for tombstone in manifest.tombstones
+        where tombstone.deletionSequence > types[tombstone.typeIdentifier]?.compactedSequence ?? .max {
+            types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
+        }
+        return StoreSnapshot(storeIdentifier: manifest.storeIdentifier, lastSequence: manifest.lastSequence,
+                             deletionHorizon: manifest.deletionHorizon, provenances: manifest.provenances,
+                             sourcePriority: manifest.sourcePriority, types: types, tombstones: manifest.tombstones)
+    }
+
+    mutating func replayLog(onto snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        let segments = try fileSystem.contentsOfDirectory(directory).compactMap(WriteAheadLog.segmentNumber).sorted()
+        var snapshot = snapshot
+        var lastSegment = manifest.logSegment
+        for (position, segment) in segments.enumerated() {
+            if segment < manifest.logSegment {
+                if !options.readOnly { try fileSystem.remove(logPath(segment)) }
+                continue
+            }
+            let path = logPath(segment)
+            let bytes = try fileSystem.readFile(path)
+            let (entries, validLength) = try WriteAheadLog.readSegment(bytes, path: path)
+            if validLength < bytes.count {
+                guard position == segments.count - 1 else {
+                    throw CadenceError(.corruptFile, "a log segment before the last one is torn", path: path)
+                }
+                if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
+            }
+            for entry in entries { snapshot = try apply(entry, to: snapshot) }
+            replayedLength = validLength
+            if !options.readOnly && segment != segments.last {
+                // What is replayed must be on disk: a record whose fsync failed before a crash of
+                // this process may still sit only in the page cache.
+                let replayed = try fileSystem.openForAppending(path)
+                defer { replayed.close() }
+                try replayed.sync()
+            }
+            lastSegment = segment
+        }
+        if !options.readOnly {
+            let current = try fileSystem.openForAppending(logPath(lastSegment))
+            try current.sync()
+            log = current
+            try fileSystem.syncDirectory(directory)
+        }
+        manifest.logSegment = lastSegment
+        return snapshot
+    }
+
+    /// Removes what a crash left behind: chunk files the manifest does not list (written before
+    /// the manifest that would have listed them) and the manifest's temporary file. Only names
+    /// Cadence gives its files count; anything else in the directory is left alone.
+    func removeOrphans() throws {
+        let listed = Set(manifest.types.flatMap { $0.chunks.map(\.number) })
+        for name in try fileSystem.contentsOfDirectory(directory) {
+            let isOrphan = Manifest.chunkNumber(name).map { !listed.contains($0) } ?? (name == Manifest.fileName + ".tmp")
+            if isOrphan { try fileSystem.remove(directory + "/" + name) }
+        }
+    }
+
+    /// Applies a log entry (during replay, or right after writing it) and returns the new snapshot.
+    mutating func apply(_ entry: LogEntry, to snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        var types = snapshot.types
+        var provenances = snapshot.provenances
+        var tombstones = snapshot.tombstones
+        var lastSequence = snapshot.lastSequence
+        switch entry {
+        case .save(let newProvenances, let batches):
+            for (number, provenance) in newProvenances {
+                if Int(number) == provenances.count {
+                    provenances.append(provenance)
+                    provenanceNumbers[provenance] = number
+                } else if Int(number) > provenances.count || provenances[Int(number)] != provenance {
+                    throw CadenceError(.corruptFile, "the log's provenance \(number) conflicts with the store's",
+                                       path: directory)
+                }
+            }
+            for (type, columns) in batches where !columns.isEmpty {
+                guard columns.provenance.allSatisfy({ Int($0) < provenances.count }) else {
+                    throw CadenceError(.corruptFile, "a log record refers to an unknown provenance", path: directory)
+                }
+                let last = columns.sequence.max() ?? 0
+                if last <= manifest.flushedSequence { continue }
+                var typeSnapshot = types[type.identifier] ?? TypeSnapshot(type: type)
+                typeSnapshot.head.append(HeadBatch(columns: columns, style: typeSnapshot.type.aggregationStyle))
+                types[type.identifier] = typeSnapshot
+                headCount += columns.count
+                lastSequence = max(lastSequence, last)
+                uuidIndex.insert(columns, of: type.identifier, provenances: provenances)
+            }
+        case .delete(let deleted):
+            for tombstone in deleted where tombstone.deletionSequence > manifest.flushedSequence {
+                types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
+                uuidIndex.remove(tombstone.uuid, of: tombstone.typeIdentifier)
+                tombstones.append(tombstone)
+                lastSequence = max(lastSequence, tombstone.deletionSequence)
+            }
+        }
+        return snapshot.with(lastSequence: lastSequence, provenances: provenances, types: types, tombstones: tombstones)
+    }
+}
