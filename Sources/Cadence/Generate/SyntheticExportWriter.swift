@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+// Longer than most files on purpose: the CSV and export.xml writers share one table of byte
+// pieces and one formatting loop per format, tuned to write gigabytes without a String a field.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

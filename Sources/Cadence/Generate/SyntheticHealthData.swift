@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+// Longer than most files on purpose: one generator per profile, each a small model of a person's
+// day (sleep, walks, workouts, devices) whose parts share its random stream and its calendar.
+
 import Foundation
 
 /// A deterministic generator of synthetic health data, for demonstrations, benchmarks and tests.
