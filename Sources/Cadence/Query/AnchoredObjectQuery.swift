@@ -118,9 +118,11 @@ extension HealthStore {
         if let type = snapshot.types[query.quantityType.identifier] {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
+            let identity = SampleIdentity(type: type.type.identifier, provenances: snapshot.provenances)
             try type.forEachSelectedRow(plan) { columns, row in
                 guard columns.sequence[row] > after,
-                      let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances)
+                      let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances,
+                                                       identity: identity)
                 else { return }
                 items.append((columns.sequence[row], .sample(sample)))
             }

@@ -53,8 +53,10 @@ extension HealthStore {
         guard let type = snapshot.types[query.quantityType.identifier] else { return [] }
         var rows: [(start: Int64, end: Int64, sequence: Int64, sample: QuantitySample)] = []
         let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
+        let identity = SampleIdentity(type: type.type.identifier, provenances: snapshot.provenances)
         try type.forEachSelectedRow(plan) { columns, row in
-            guard let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances)
+            guard let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances,
+                                                   identity: identity)
             else { return }
             rows.append((columns.start[row], columns.end[row], columns.sequence[row], sample))
         }

@@ -253,9 +253,12 @@ public final class HealthStore: Sendable {
     @discardableResult
     public func deleteSamples(withUUIDs uuids: some Sequence<UUID>) throws -> Int {
         let wanted = Set(uuids)
+        var identities: [String: SampleIdentity] = [:]
         return try delete { provenances, type, columns, row in
-            wanted.contains(StoredSample.uuid(of: columns, row: row, type: type.type.identifier,
-                                              snapshotProvenances: provenances))
+            let identifier = type.type.identifier
+            let identity = identities[identifier] ?? SampleIdentity(type: identifier, provenances: provenances)
+            identities[identifier] = identity
+            return wanted.contains(identity.uuid(of: columns, row: row, metadataDigests: nil))
         }
     }
 

@@ -112,13 +112,14 @@ struct StoreWriter: Sendable {
         var extents: [String: StoreChange.Extent] = [:]
         var sequence = snapshot.lastSequence
         for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
+            let identity = SampleIdentity(type: identifier, provenances: snapshot.provenances)
             try StoredSample.forEachRow(of: type, details: true) { columns, row in
                 guard try matches(type, columns, row) else { return }
                 sequence += 1
                 let metadata = columns.metadata(at: row)
                 tombstones.append(Tombstone(
                     typeIdentifier: identifier,
-                    uuid: StoredSample.uuid(of: columns, row: row, type: identifier, snapshotProvenances: snapshot.provenances),
+                    uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
                     sampleSequence: columns.sequence[row], deletionSequence: sequence,
                     syncIdentifier: metadata[MetadataKey.syncIdentifier], syncVersion: metadata[MetadataKey.syncVersion]))
                 extents[identifier, default: StoreChange.Extent()].include(start: columns.start[row], end: columns.end[row])

@@ -30,17 +30,20 @@ extension Aggregator {
         guard let range = intervals.range(of: portion.summary) else { return partial }
         partial.first = range.lowerBound
         partial.merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)
-        for block in portion.blocks {
-            if block.isAnsweredBySummary, let interval = intervals.containing(block.summary) {
-                partial.merged[interval - partial.first].add(block.summary)
-                if separate, let source = ranking.singleSource(block.summary) {
-                    partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(block.summary)
+        portion.summaries.withUnsafeBufferPointer { summaries in
+            for block in portion.blocks {
+                if block.isAnsweredBySummary, let interval = intervals.containing(summaries[block.index]) {
+                    let summary = summaries[block.index]
+                    partial.merged[interval - partial.first].add(summary)
+                    if separate, let source = ranking.singleSource(summary) {
+                        partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summary)
+                    }
+                    ranking.markRanks(of: summary, in: &partial.ranksSeen)
+                    ranking.markSources(summary, in: &partial.sourcesSeen)
+                } else if let rows = block.rows {
+                    accumulateRows(portion.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
+                                   separate: separate, sortedByStart: portion.isSortedByStart, into: &partial)
                 }
-                for rank in ranking.ranks(of: block.summary) { partial.ranksSeen[Int(rank)] = true }
-                ranking.markSources(block.summary, in: &partial.sourcesSeen)
-            } else if let rows = block.rows {
-                accumulateRows(portion.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
-                               separate: separate, sortedByStart: portion.isSortedByStart, into: &partial)
             }
         }
         if gatherRows { gather(portion.columns, rows: portion.decodedRows, selection: selection, into: &partial.sweepRows) }

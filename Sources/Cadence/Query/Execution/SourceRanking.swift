@@ -93,6 +93,16 @@ extension SourceRanking {
         }
     }
 
+    /// Marks the merge ranks a run's samples can have as seen (no array made, unlike ``ranks(of:)``).
+    func markRanks(of summary: SampleSummary, in seen: inout [Bool]) {
+        for provenance in summary.provenances {
+            let base = Int(provenance) * 2
+            guard base + 1 < rankOfProvenance.count else { continue }
+            seen[Int(rankOfProvenance[base])] = true
+            if summary.userEnteredCount > 0 { seen[Int(rankOfProvenance[base + 1])] = true }
+        }
+    }
+
     /// The merge ranks a run's samples can have.
     func ranks(of summary: SampleSummary) -> [Int32] {
         summary.provenances.flatMap { provenance -> [Int32] in

@@ -33,14 +33,16 @@ package enum StoredSample {
                                           occurrence: Int(columns.occurrence(at: row)))
     }
 
-    /// A public sample for a stored row.
-    package static func sample(of columns: SampleColumns, row: Int, type: QuantityType, provenances: [Provenance]) -> QuantitySample? {
+    /// A public sample for a stored row, its UUID derived with `identity` (built once for the
+    /// type and `provenances`, so no string is hashed per row).
+    package static func sample(of columns: SampleColumns, row: Int, type: QuantityType, provenances: [Provenance],
+                               identity: SampleIdentity) -> QuantitySample? {
         let number = Int(columns.provenance[row])
         guard number < provenances.count else { return nil }
         let provenance = provenances[number]
         let creation = columns.creation(at: row).map { Date(timestamp: $0) }
         return try? QuantitySample(
-            uuid: uuid(of: columns, row: row, type: type.identifier, snapshotProvenances: provenances),
+            uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
             type: type, value: columns.value[row], start: Date(timestamp: columns.start[row]),
             end: Date(timestamp: columns.end[row]), source: provenance.source, sourceVersion: provenance.sourceVersion,
             device: provenance.device, creationDate: creation, metadata: columns.metadata(at: row))

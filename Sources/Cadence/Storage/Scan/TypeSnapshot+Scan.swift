@@ -10,6 +10,9 @@
 package struct ScanPortion {
     /// The portion's summary (for part of a chunk, the whole chunk's: a superset of its rows).
     package let summary: SampleSummary
+    /// The summaries of the portion's chunk's blocks (shared with the chunk, not copied), by
+    /// ``ScanBlock/index``.
+    package let summaries: [SampleSummary]
     /// The decoded rows; empty when every block is answered by its summary.
     package let columns: SampleColumns
     /// The portion's blocks, in order.
@@ -23,10 +26,10 @@ package struct ScanPortion {
 /// A block of a scan: whole UTC hours of samples in a chunk (see ``ColumnCodec/blockBoundaries(_:)``),
 /// or a whole unflushed batch.
 package struct ScanBlock {
-    /// The block's summary.
-    package let summary: SampleSummary
+    /// Where the block's summary is in ``ScanPortion/summaries``.
+    package let index: Int
     /// The block's rows in ``ScanPortion/columns``, when they were decoded.
-    package let rows: Range<Int>?
+    package var rows: Range<Int>?
     /// Whether every row of the block is selected, so per-row tests may be skipped.
     package let isWhollySelected: Bool
     /// Whether the summary answers for the block (``ScanPlan/summaryAnswers`` accepted it and it
@@ -109,10 +112,10 @@ private enum PortionToRead {
     func read(_ plan: ScanPlan) throws -> ScanPortion {
         switch self {
         case .head(let batch):
-            let block = ScanBlock(summary: batch.summary, rows: 0..<batch.columns.count, isWhollySelected: false,
+            let block = ScanBlock(index: 0, rows: 0..<batch.columns.count, isWhollySelected: false,
                                   isAnsweredBySummary: false)
-            return ScanPortion(summary: batch.summary, columns: batch.columns, blocks: [block], isSortedByStart: false,
-                            decodedRows: 0..<batch.columns.count)
+            return ScanPortion(summary: batch.summary, summaries: [batch.summary], columns: batch.columns, blocks: [block],
+                               isSortedByStart: false, decodedRows: 0..<batch.columns.count)
         case .chunk(let chunk, let part, let parts):
             return try Self.read(chunk, part: part, parts: parts, plan)
         }
@@ -122,52 +125,45 @@ private enum PortionToRead {
         let selection = plan.selection
         // A whole chunk answered by its summary costs nothing to read.
         if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), plan.summaryAnswers?(chunk.summary) == true {
-            let block = ScanBlock(summary: chunk.summary, rows: nil, isWhollySelected: true, isAnsweredBySummary: true)
-            return ScanPortion(summary: chunk.summary, columns: SampleColumns(), blocks: [block], isSortedByStart: true,
-                            decodedRows: 0..<0)
+            let block = ScanBlock(index: 0, rows: nil, isWhollySelected: true, isAnsweredBySummary: true)
+            return ScanPortion(summary: chunk.summary, summaries: [chunk.summary], columns: SampleColumns(), blocks: [block],
+                               isSortedByStart: true, decodedRows: 0..<0)
         }
         let file = try chunk.file()
         let partBlocks = blocks(of: file, part: part, parts: parts)
-        var wholly: [Bool] = []
-        var answered: [Bool] = []
-        for index in partBlocks {
-            let summary = file.blocks[index]
-            let selectsAll = selection.selectsAll(summary)
-            wholly.append(selectsAll)
-            answered.append(selectsAll && plan.summaryAnswers?(summary) == true)
+        var scanBlocks: [ScanBlock] = []
+        scanBlocks.reserveCapacity(partBlocks.count)
+        var decode: [Int] = []
+        file.blocks.withUnsafeBufferPointer { summaries in
+            for index in partBlocks {
+                let selectsAll = selection.selectsAll(summaries[index])
+                let answered = selectsAll && plan.summaryAnswers?(summaries[index]) == true
+                if plan.readsEveryRow || !answered { decode.append(index) }
+                scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll, isAnsweredBySummary: answered))
+            }
         }
-        let decode = partBlocks.filter { plan.readsEveryRow || !answered[$0 - partBlocks.lowerBound] }
-        // Where each decoded block's rows start in the decoded columns.
         var columns = SampleColumns()
-        var firstRow: [Int: Int] = [:]
+        var decodedRows = 0..<0
         if !decode.isEmpty {
             if plan.decodesEveryColumn {
                 columns = try file.decodeAllColumns()
-                for index in decode { firstRow[index] = file.blockRows[index].lowerBound }
+                for index in decode { scanBlocks[index - partBlocks.lowerBound].rows = file.blockRows[index] }
             } else {
                 try file.decodeQueryBlocks(decode, needs: plan.readsEveryRow ? .all : plan.columns, into: &columns)
+                // Decoded blocks lie one after another in the columns, in order.
                 var offset = 0
                 for index in decode {
-                    firstRow[index] = offset
-                    offset += file.blockRows[index].count
+                    let count = file.blockRows[index].count
+                    scanBlocks[index - partBlocks.lowerBound].rows = offset..<offset + count
+                    offset += count
                 }
             }
+            let first = scanBlocks[decode[0] - partBlocks.lowerBound].rows ?? 0..<0
+            let last = scanBlocks[decode[decode.count - 1] - partBlocks.lowerBound].rows ?? 0..<0
+            decodedRows = first.lowerBound..<last.upperBound
         }
-        var scanBlocks: [ScanBlock] = []
-        var decodedLow = Int.max
-        var decodedHigh = Int.min
-        for index in partBlocks {
-            let position = index - partBlocks.lowerBound
-            let rows = firstRow[index].map { $0..<($0 + file.blockRows[index].count) }
-            if let rows {
-                decodedLow = min(decodedLow, rows.lowerBound)
-                decodedHigh = max(decodedHigh, rows.upperBound)
-            }
-            scanBlocks.append(ScanBlock(summary: file.blocks[index], rows: rows, isWhollySelected: wholly[position],
-                                        isAnsweredBySummary: answered[position]))
-        }
-        return ScanPortion(summary: chunk.summary, columns: columns, blocks: scanBlocks, isSortedByStart: true,
-                        decodedRows: decodedLow <= decodedHigh ? decodedLow..<decodedHigh : 0..<0)
+        return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: columns, blocks: scanBlocks,
+                           isSortedByStart: true, decodedRows: decodedRows)
     }
 
     /// The blocks of part `part` of `parts` of a chunk: those whose first row lies in the part's
