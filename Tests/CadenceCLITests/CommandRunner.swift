@@ -77,8 +77,9 @@ enum CadenceBinary {
             """))
     }()
 
-    /// Runs `cadence` with `arguments` and waits for it.
-    static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> CommandResult {
+    /// Runs `cadence` with `arguments` and waits for it; `standardInput` is a file to read
+    /// standard input from (none by default).
+    static func run(_ arguments: [String], currentDirectory: URL? = nil, standardInput: URL? = nil) throws -> CommandResult {
         let executable = try location.get()
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -97,7 +98,7 @@ enum CadenceBinary {
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         try process.run()
         process.waitUntilExit()
