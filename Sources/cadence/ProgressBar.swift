@@ -80,7 +80,7 @@ final class ProgressBar: Sendable {
 
     /// The bar's text.
     static func line(label: String, progress: ImportProgress, elapsed: Duration) -> String {
-        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
+        let seconds = Self.seconds(elapsed)
         let rate = Double(progress.records) / seconds
         var parts: [String] = [label]
         if let total = progress.totalBytes, total > 0 {
@@ -101,7 +101,7 @@ final class ProgressBar: Sendable {
     /// The bar's text for items done: the rate counts only the items done by this run.
     static func line(completed: Int, resumed: Int, failed: Int, of total: Int, items: String,
                      elapsed: Duration) -> String {
-        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
+        let seconds = Self.seconds(elapsed)
         let fraction = total > 0 ? min(1, Double(completed) / Double(total)) : 1
         var parts = bar(fraction)
         parts.append(NumberText.grouped(completed) + " of " + NumberText.grouped(total) + " " + items)
@@ -110,6 +110,11 @@ final class ProgressBar: Sendable {
         parts.append(NumberText.grouped(Int(rate)) + " " + items + "/s")
         if rate > 0 { parts.append("ETA " + NumberText.clock(Double(total - completed) / rate)) }
         return parts.joined(separator: "  ")
+    }
+
+    /// `elapsed` in seconds, at least a millisecond (rates divide by it).
+    private static func seconds(_ elapsed: Duration) -> Double {
+        max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
     }
 
     /// Twenty cells filled in proportion to `fraction`, and the percentage.
