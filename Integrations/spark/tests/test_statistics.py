@@ -17,9 +17,10 @@ from conftest import QUERY, typed
 COLUMNS = ["user"] + QUERY.columns()
 
 
-def samples_frame(spark, users):
-    """Every user's CSV as one DataFrame with a user column taken from the file name."""
-    frame = spark.read.csv(str(users.root / "csv"), header=True)
+def samples_frame(spark, users, names=None):
+    """The users' CSVs (every user's by default) as one DataFrame, the user taken from the file name."""
+    paths = [str(users.csv(name)) for name in names] if names else str(users.root / "csv")
+    frame = spark.read.csv(paths, header=True)
     return frame.withColumn("user", F.regexp_extract(F.input_file_name(), r"(user-\d+)\.csv", 1))
 
 
@@ -45,7 +46,7 @@ def test_discrete_hourly_statistics_equal_stats_per_user(spark, users, binary):
                   start="2024-03-31T00:00:00+01:00", end="2024-03-31T12:00:00+02:00", interval="1h",
                   time_zone="Europe/Berlin")
     names = users.names[:20]
-    samples = samples_frame(spark, users).where(F.col("user").isin(names))
+    samples = samples_frame(spark, users, names)
     result = statistics_from_samples(samples, query, binary=binary)
     assert collected(result, ["user"] + query.columns()) == ordered(users.expected_rows(query, names))
 
@@ -78,8 +79,7 @@ def test_cadence_batch_equals_stats_per_user(users, binary, tmp_path):
 
 def test_parquet_is_partitioned_by_the_local_day(spark, users, binary, tmp_path):
     names = users.names[:10]
-    result = statistics_from_samples(samples_frame(spark, users).where(F.col("user").isin(names)), QUERY,
-                                     binary=binary)
+    result = statistics_from_samples(samples_frame(spark, users, names), QUERY, binary=binary)
     write_parquet(result, str(tmp_path / "daily"))
     assert sorted(path.name for path in (tmp_path / "daily").glob("date=*")) == [
         "date=2024-03-30", "date=2024-03-31", "date=2024-04-01"]
@@ -88,7 +88,7 @@ def test_parquet_is_partitioned_by_the_local_day(spark, users, binary, tmp_path)
 
 
 def test_unsorted_input_to_one_process_fails_with_cadence_s_reason(spark, users, binary):
-    frame = samples_frame(spark, users).where(F.col("user").isin(users.names[:2]))
+    frame = samples_frame(spark, users, users.names[:2])
     # One partition, users interleaved: the sort the integration does is what makes rows consecutive.
     name = _ship(spark, binary)
     header = ["user", "type", "sourceName", "unit", "startDate", "endDate", "value"]
