@@ -15,7 +15,7 @@ Measures, each the median of ``--runs`` runs after one warm-up:
 
 Writes the figures, the machine and its load average into ``--output`` (a Markdown file).
 
-    python3 Integrations/spark/benchmark.py --users 200 --days 30 --output Benchmarks/batch/results.md
+    python3 Integrations/spark/benchmark.py --users 200 --days 14 --output Benchmarks/batch/results.md
 """
 
 import argparse
@@ -96,9 +96,10 @@ def spark_session(master: str):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=200)
-    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--days", type=int, default=14)
     parser.add_argument("--year-users", type=int, default=20, help="users of a whole year, for cadence batch only")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--spark-runs", type=int, default=1, help="runs of each Spark path (they are long)")
     parser.add_argument("--binary", default=str(REPOSITORY / ".build" / "release" / "cadence"))
     parser.add_argument("--output", default=str(REPOSITORY / "Benchmarks" / "batch" / "results.md"))
     parser.add_argument("--work", default=None, help="scratch directory (default: a temporary one)")
@@ -167,18 +168,17 @@ def main() -> None:
         output = work / f"parquet-{parallelism}"
         seconds = timed(lambda: write_parquet(statistics_from_samples(frame, query, binary=binary,
                                                                        partitions=parallelism), str(output)),
-                        arguments.runs)
+                        arguments.spark_runs)
         spark_results.append((f"Spark {master}: samples → one cadence per partition → Parquet", arguments.users, seconds))
         stores = spark.createDataFrame([(name, str(work / "month" / "stores" / name)) for name in names],
                                        ["user", "store"]).repartition(parallelism).cache()
         stores.count()
         seconds = timed(lambda: statistics_from_stores(stores, query, binary=binary).write.mode("overwrite")
-                        .parquet(str(output) + "-stores"), arguments.runs)
+                        .parquet(str(output) + "-stores"), arguments.spark_runs)
         spark_results.append((f"Spark {master}: store paths → one cadence per partition → Parquet", arguments.users,
                               seconds))
         if gap is None:
-            gap = naive_gap(spark, frame, statistics_from_samples(frame, query, binary=binary, partitions=parallelism),
-                            query)
+            gap = naive_gap(spark, frame, spark.read.parquet(str(output)), query)
         spark.stop()
 
     load_end = load_average()
@@ -222,7 +222,7 @@ def write_report(arguments, work, started, load_start, load_end, samples_total, 
         "",
         "```sh",
         f"python3 Integrations/spark/benchmark.py --users {arguments.users} --days {arguments.days} "
-        f"--year-users {arguments.year_users} --runs {arguments.runs}",
+        f"--year-users {arguments.year_users} --runs {arguments.runs} --spark-runs {arguments.spark_runs}",
         "```",
         "",
         f"- machine: {os.cpu_count()} cores, {memory:.0f} GiB, {platform.platform()}",
@@ -232,7 +232,7 @@ def write_report(arguments, work, started, load_start, load_end, samples_total, 
         f"- data: {arguments.users} users × {arguments.days} days of the realistic profile "
         f"({samples_total:,} samples, {samples_total // max(arguments.users, 1):,} a user); "
         f"query: daily step sums in {ZONE}, iPhone and Watch merged, prorated",
-        f"- each time is the median of {arguments.runs} runs after 1 warm-up",
+        f"- each time is the median of {arguments.runs} runs (Spark paths: {arguments.spark_runs}) after 1 warm-up",
         "",
         f"## {arguments.users} users × {arguments.days} days",
         "",
