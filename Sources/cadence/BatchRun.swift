@@ -27,6 +27,11 @@ struct BatchRun {
         var next = 0
         var completed = 0
         var failures: [Failure] = []
+    }
+
+    /// Standard output while users finish out of order.
+    private struct OrderedOutput {
+        var output = StandardOutput()
         /// Rows finished out of order, by user index, until the users before them are written.
         var waiting: [Int: String] = [:]
         var nextToWrite = 0
@@ -37,19 +42,21 @@ struct BatchRun {
     ///
     /// - Returns: The users that failed.
     func streaming() throws -> [Failure] {
-        var output = StandardOutput()
-        let failures = try runWorkers(skipping: { _ in false }) { index, rows, progress in
-            if let rows, !progress.wroteHeader {
-                output.write(rows.header)
-                progress.wroteHeader = true
-            }
-            progress.waiting[index] = rows?.body ?? ""
-            while let ready = progress.waiting.removeValue(forKey: progress.nextToWrite) {
-                output.write(ready)
-                progress.nextToWrite += 1
+        let ordered = Mutex(OrderedOutput())
+        let failures = try runWorkers(skipping: { _ in false }) { index, rows in
+            ordered.withLock { state in
+                if let rows, !state.wroteHeader {
+                    state.output.write(rows.header)
+                    state.wroteHeader = true
+                }
+                state.waiting[index] = rows?.body ?? ""
+                while let ready = state.waiting.removeValue(forKey: state.nextToWrite) {
+                    state.output.write(ready)
+                    state.nextToWrite += 1
+                }
             }
         }
-        output.flush()
+        ordered.withLock { $0.output.flush() }
         return failures
     }
 
@@ -58,7 +65,7 @@ struct BatchRun {
     /// - Returns: The users that failed (their rows are absent from `path`; the parts are kept).
     func resumable(into path: String) throws -> [Failure] {
         let parts = try BatchParts(output: path, job: command.job)
-        let failures = try runWorkers(skipping: { parts.isCommitted($0.identifier) }) { index, rows, _ in
+        let failures = try runWorkers(skipping: { parts.isCommitted($0.identifier) }) { index, rows in
             // Every part starts with the header; the join keeps the first part's only.
             if let rows { try parts.commit(rows.header + rows.body, for: users[index].identifier) }
         }
@@ -73,18 +80,16 @@ struct BatchRun {
     ///
     /// - Parameters:
     ///   - skipping: Whether a user was done by an earlier run.
-    ///   - deliver: Called under the lock with each user's index, CSV header (empty for JSON lines)
-    ///     and rows; `nil` when the user failed.
+    ///   - deliver: Called by the worker with each user's index, CSV header (empty for JSON lines)
+    ///     and rows (`nil` when the user failed), before the user counts as completed.
     /// - Returns: The users that failed, in user order.
     private func runWorkers(skipping: (BatchUser) -> Bool,
-                            deliver: (Int, (header: String, body: String)?, inout Progress) throws -> Void) throws -> [Failure] {
+                            deliver: @Sendable (Int, (header: String, body: String)?) throws -> Void) throws -> [Failure] {
         let bar = ProgressBar(label: "")
         let pending = users.indices.filter { !skipping(users[$0]) }
         let resumed = users.count - pending.count
         let shared = Mutex(Progress(completed: resumed))
         let stop = Mutex<(any Error)?>(nil)
-        // `deliver` is only ever called under `shared`'s lock, one call at a time.
-        nonisolated(unsafe) let deliver = deliver
         let workers = min(command.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, pending.count))
         // Each worker draws users until none is left, so a slow store does not hold the others up.
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -106,8 +111,8 @@ struct BatchRun {
                     failure = Failure(user: user, reason: Self.reason(error, store: user.store))
                 }
                 do {
-                    try shared.withLock { progress in
-                        try deliver(index, rows, &progress)
+                    try deliver(index, rows)
+                    shared.withLock { progress in
                         progress.completed += 1
                         if let failure {
                             progress.failures.append(failure)
