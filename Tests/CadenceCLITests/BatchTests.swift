@@ -135,6 +135,32 @@ struct BatchTests {
         #expect(result.standardError == "Error: \(input.path):4: the rows of user 'a' are not consecutive: sort the input by user\n")
     }
 
+    @Test func standardInputReportsAnUnreadableRowByLineAndCountsTheRest() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = directory.url.appendingPathComponent("input.csv")
+        try """
+            user,type,sourceName,unit,startDate,endDate,value
+            a,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,100
+            a,stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,abc
+            b,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,200
+
+            """.write(to: input, atomically: true, encoding: .utf8)
+        let result = try CadenceBinary.run(["batch", "--input", input.path, "--type", "stepCount", "--from", "2024-01-01",
+                                            "--to", "2024-01-02", "--interval", "1d", "--time-zone", "UTC"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput == """
+            user,startDate,endDate,sum
+            a,2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,100
+            b,2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,200
+
+            """)
+        #expect(Self.lines(result.standardError) == [
+            "Error: \(input.path):3: user 'a': the value 'abc' is not a finite number",
+            "Error: 1 row(s) of \(input.path) could not be read and are not counted.",
+        ])
+    }
+
     @Test func damagedAndMissingStoresAreReportedWhileTheRestFinish() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
