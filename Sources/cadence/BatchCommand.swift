@@ -72,7 +72,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A CSV file to write the failed users to: user,store,reason.", valueName: "file"))
     var failures: String?
 
-    @Option(help: ArgumentHelp("The stores queried at once (default: one per core).", valueName: "n"))
+    @Option(help: ArgumentHelp("The stores queried at once, each on one core (default: one per core).", valueName: "n"))
     var jobs: Int?
 
     func validate() throws {

@@ -105,7 +105,8 @@ struct BatchRun {
                 do {
                     let store = try HealthStore.open(at: user.store, options: .readOnly)
                     defer { try? store.close() }
-                    let report = try command.query.report(for: store)
+                    // Each worker is one core: its queries aggregate serially, and --jobs says the cores used.
+                    let report = try command.query.report(for: store, parallelism: 1)
                     rows = (command.header(of: report), command.rows(of: report, user: user.identifier))
                 } catch {
                     failure = Failure(user: user, reason: Self.reason(error, store: user.store))

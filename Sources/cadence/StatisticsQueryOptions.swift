@@ -53,9 +53,10 @@ struct StatisticsQueryOptions: ParsableArguments {
     /// Runs the query on `store`: every interval that intersects [--from, --to) with --interval,
     /// else one total over every selected sample.
     ///
+    /// - Parameter parallelism: The cores an interval query aggregates on, or `nil` for all of them.
     /// - Throws: ``CadenceError`` for unreadable arguments, options that do not fit the type, and
     ///   whatever reading the store throws.
-    func report(for store: HealthStore) throws -> StatisticsReport {
+    func report(for store: HealthStore, parallelism: Int? = nil) throws -> StatisticsReport {
         let quantityType = try ArgumentValues.quantityType(type, in: store)
         let resolved = try filter.resolve()
         let reportUnit = try ArgumentValues.unit(unit, for: quantityType)
@@ -67,7 +68,7 @@ struct StatisticsQueryOptions: ParsableArguments {
         if let interval, let from = resolved.from, let to = resolved.to {
             let intervals = try StatisticsRequest.intervals(
                 store: store, type: quantityType, filter: resolved, from: from, to: to, interval: interval,
-                anchor: anchor, options: selection.options, priority: priorityList)
+                anchor: anchor, options: selection.options, priority: priorityList, parallelism: parallelism)
             for statistics in intervals {
                 try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
             }
