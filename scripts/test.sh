@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Set up a bare machine (scripts/bootstrap.sh) and run the whole test suite.
+# Set up a bare machine (scripts/bootstrap.sh --spark) and run the whole test suite: the Swift
+# tests, then the Spark integration's tests (PySpark in local mode) against a release cadence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+scripts/bootstrap.sh --spark
 swift build --build-tests
 swift test --skip-build --parallel
+swift build -c release --product cadence
+python=$(scripts/bootstrap-spark.sh)
+(cd Integrations/spark && CADENCE_BINARY="$PWD/../../.build/release/cadence" "../../$python" -m pytest -q tests)

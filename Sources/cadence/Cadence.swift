@@ -28,6 +28,7 @@ struct CadenceCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self,
             StatsCommand.self,
+            BatchCommand.self,
             SamplesCommand.self,
             ChangesCommand.self,
             DeleteCommand.self,

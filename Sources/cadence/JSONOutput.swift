@@ -29,14 +29,16 @@ enum JSONValue {
     /// A string, or `null` when `text` is `nil`.
     static func string(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
 
-    /// The value as JSON text, indented by two spaces per level, ending without a newline.
-    func serialized() -> String {
+    /// The value as JSON text, ending without a newline: indented by two spaces per level, or
+    /// with `compact` on one line without blanks (for JSON lines).
+    func serialized(compact: Bool = false) -> String {
         var output = ""
-        write(to: &output, indentation: 0)
+        write(to: &output, indentation: compact ? nil : 0)
         return output
     }
 
-    private func write(to output: inout String, indentation: Int) {
+    /// Writes the value; a `nil` indentation writes it on one line.
+    private func write(to output: inout String, indentation: Int?) {
         switch self {
         case .null:
             output += "null"
@@ -49,32 +51,33 @@ enum JSONValue {
         case .string(let text):
             Self.writeString(text, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else {
-                output += "[]"
-                return
-            }
-            output += "[\n"
-            for (index, element) in elements.enumerated() {
-                output += String(repeating: " ", count: indentation + 2)
-                element.write(to: &output, indentation: indentation + 2)
-                output += index + 1 < elements.count ? ",\n" : "\n"
-            }
-            output += String(repeating: " ", count: indentation) + "]"
+            writeContainer(elements.map { (key: String?.none, value: $0) }, brackets: ("[", "]"), to: &output,
+                           indentation: indentation)
         case .object(let members):
-            guard !members.isEmpty else {
-                output += "{}"
-                return
-            }
-            output += "{\n"
-            for (index, member) in members.enumerated() {
-                output += String(repeating: " ", count: indentation + 2)
-                Self.writeString(member.key, to: &output)
-                output += ": "
-                member.value.write(to: &output, indentation: indentation + 2)
-                output += index + 1 < members.count ? ",\n" : "\n"
-            }
-            output += String(repeating: " ", count: indentation) + "}"
+            writeContainer(members.map { (key: Optional($0.key), value: $0.value) }, brackets: ("{", "}"), to: &output,
+                           indentation: indentation)
         }
+    }
+
+    /// Writes an array's elements or an object's members (those with a key) between `brackets`.
+    private func writeContainer(_ items: [(key: String?, value: JSONValue)], brackets: (String, String),
+                                to output: inout String, indentation: Int?) {
+        guard !items.isEmpty else {
+            output += brackets.0 + brackets.1
+            return
+        }
+        output += brackets.0
+        for (index, item) in items.enumerated() {
+            if let indentation { output += "\n" + String(repeating: " ", count: indentation + 2) }
+            if let key = item.key {
+                Self.writeString(key, to: &output)
+                output += indentation == nil ? ":" : ": "
+            }
+            item.value.write(to: &output, indentation: indentation.map { $0 + 2 })
+            if index + 1 < items.count { output += "," }
+        }
+        if let indentation { output += "\n" + String(repeating: " ", count: indentation) }
+        output += brackets.1
     }
 
     /// A finite number as JSON text; whole numbers that a `Double` holds exactly print without a fraction.

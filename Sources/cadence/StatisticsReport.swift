@@ -108,17 +108,25 @@ struct StatisticsReport {
     // MARK: CSV
 
     /// A header and one line per interval (and per source), with RFC 3339 dates and full-precision numbers.
-    func csv() -> String {
-        var header = ["startDate", "endDate"]
+    func csv() -> String { csvHeader() + csvRows() }
+
+    /// The CSV header line, after `leadingColumns` (such as `user` in `cadence batch`).
+    func csvHeader(leadingColumns: [String] = []) -> String {
+        var header = leadingColumns + ["startDate", "endDate"]
         if selection.separateBySource { header.append("source") }
         for column in selection.columns {
             header.append(column.rawValue)
             if column == .mostRecent { header += ["mostRecentStartDate", "mostRecentEndDate"] }
         }
-        var output = CSVOutput.line(header)
+        return CSVOutput.line(header)
+    }
+
+    /// One CSV line per interval (and per source), each starting with `leadingFields`.
+    func csvRows(leadingFields: [String] = []) -> String {
+        var output = ""
         for row in rows {
             for line in [row] + row.sources {
-                var fields = [date(line.start) ?? "", date(line.end) ?? ""]
+                var fields = leadingFields + [date(line.start) ?? "", date(line.end) ?? ""]
                 if selection.separateBySource { fields.append(line.source ?? "") }
                 for column in selection.columns {
                     fields.append(line.values[column].map(JSONValue.numberText) ?? "")
@@ -127,6 +135,25 @@ struct StatisticsReport {
                     }
                 }
                 output += CSVOutput.line(fields)
+            }
+        }
+        return output
+    }
+
+    // MARK: JSON lines
+
+    /// One compact JSON object per line for each interval (and each source within it, whose
+    /// `source` is its name; `null` on the merged line): a tidy table, keyed like ``csvHeader(leadingColumns:)``.
+    func jsonLines(leadingMembers: [(key: String, value: JSONValue)] = []) -> String {
+        var output = ""
+        for row in rows {
+            for line in [row] + row.sources {
+                var members = leadingMembers
+                members.append(("startDate", .string(date(line.start))))
+                members.append(("endDate", .string(date(line.end))))
+                if selection.separateBySource { members.append(("source", .string(line.source))) }
+                members += valueMembers(line)
+                output += JSONValue.object(members).serialized(compact: true) + "\n"
             }
         }
         return output

@@ -24,10 +24,12 @@ enum StatisticsRequest {
     ///   - interval: The `--interval` text, such as `1d`.
     ///   - anchor: The `--anchor` text, or `nil` for ``defaultAnchor(calendar:)``.
     ///   - priority: Source names in merge priority order, or `nil` for the store's list.
+    ///   - parallelism: The cores the query aggregates on, or `nil` for all of them (`cadence batch`
+    ///     runs one query per core, each on one).
     /// - Throws: ``CadenceError`` for unreadable arguments or options that do not fit the type.
     static func intervals(store: HealthStore, type: QuantityType, filter: SampleFilterOptions.Resolved,
                           from: Date, to: Date, interval: String, anchor: String?,
-                          options: StatisticsOptions, priority: [String]?) throws -> [Statistics] {
+                          options: StatisticsOptions, priority: [String]?, parallelism: Int? = nil) throws -> [Statistics] {
         let components = try IntervalComponents(parsing: interval)
         let calendar = ArgumentValues.calendar(in: filter.timeZone)
         let anchorDate = try anchor.map { try ArgumentValues.date($0, option: "--anchor", timeZone: filter.timeZone) }
@@ -35,7 +37,7 @@ enum StatisticsRequest {
         let query = try StatisticsCollectionQuery(
             quantityType: type, quantitySamplePredicate: filter.predicate, options: options,
             anchorDate: anchorDate, intervalComponents: components, calendar: calendar, sourcePriority: priority)
-        let collection = try store.execute(query)
+        let collection = try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query)
         // From the interval holding `from` to the one holding the last instant before `to`: every
         // interval that intersects [from, to), and no interval that starts at `to`.
         let lastInstant = Date(timestamp: to.timestamp - 1)

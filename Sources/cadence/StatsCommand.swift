@@ -25,72 +25,13 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount or HKQuantityTypeIdentifierHeartRate.",
-                               valueName: "type"))
-    var type: String
-
-    @OptionGroup var filter: SampleFilterOptions
-
-    @Option(help: ArgumentHelp("The interval length: N followed by min, h, d, w, mo or y (15min, 1d, 1w).",
-                               valueName: "length"))
-    var interval: String?
-
-    @Option(help: ArgumentHelp(
-        "Where intervals start (default: local midnight of 2000-01-01); weeks start on its weekday.",
-        valueName: "date"))
-    var anchor: String?
-
-    @Option(help: ArgumentHelp("""
-        Comma-separated statistics: sum, average, minimum, maximum, mostRecent, duration, separateBySource \
-        (default: sum for cumulative types, average,minimum,maximum for discrete ones).
-        """, valueName: "list"))
-    var options: String?
-
-    @Option(help: ArgumentHelp("Source names in merge priority order, comma-separated (default: the store's list).",
-                               valueName: "names"))
-    var priority: String?
-
-    @Option(help: ArgumentHelp("The unit to report values in, such as km or lb (default: the type's canonical unit).",
-                               valueName: "unit"))
-    var unit: String?
+    @OptionGroup var query: StatisticsQueryOptions
 
     @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
     var format: OutputFormat = .table
 
-    func validate() throws {
-        if interval != nil && (filter.from == nil || filter.to == nil) {
-            throw ValidationError("--interval needs both --from and --to.")
-        }
-    }
-
     func run() throws {
-        let store = try storeOptions.openForReading()
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
-        let resolved = try filter.resolve()
-        let reportUnit = try ArgumentValues.unit(unit, for: quantityType)
-        let selection = try StatisticsSelection(parsing: options, for: quantityType)
-        let priorityList = priority.map(ArgumentValues.list)
-
-        var report = StatisticsReport(type: quantityType, unit: reportUnit, selection: selection,
-                                      timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
-        if let interval, let from = resolved.from, let to = resolved.to {
-            let intervals = try StatisticsRequest.intervals(
-                store: store, type: quantityType, filter: resolved, from: from, to: to, interval: interval,
-                anchor: anchor, options: selection.options, priority: priorityList)
-            for statistics in intervals {
-                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
-            }
-        } else {
-            let statistics = try StatisticsRequest.total(store: store, type: quantityType, filter: resolved,
-                                                         options: selection.options, priority: priorityList)
-            // A total spans its samples; with no sample it spans the range asked for.
-            if statistics.isEmpty {
-                try report.append(statistics, start: resolved.from, end: resolved.to)
-            } else {
-                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
-            }
-        }
-
+        let report = try query.report(for: try storeOptions.openForReading())
         var output = StandardOutput()
         switch format {
         case .json: output.writeLine(report.json().serialized())

@@ -77,10 +77,12 @@ enum CadenceBinary {
             """))
     }()
 
-    /// Runs `cadence` with `arguments` and waits for it; with `fileSizeLimit`, no file it writes
-    /// may grow past that many 512-byte blocks (`ulimit -f`): a write beyond fails with `EFBIG`,
-    /// the way a full disk fails it, at a size the test chooses.
-    static func run(_ arguments: [String], currentDirectory: URL? = nil, fileSizeLimit: Int? = nil) throws -> CommandResult {
+    /// Runs `cadence` with `arguments` and waits for it. `standardInput` is a file to read standard
+    /// input from (none by default); with `fileSizeLimit`, no file it writes may grow past that many
+    /// 512-byte blocks (`ulimit -f`): a write beyond fails with `EFBIG`, the way a full disk fails
+    /// it, at a size the test chooses.
+    static func run(_ arguments: [String], currentDirectory: URL? = nil, standardInput: URL? = nil,
+                    fileSizeLimit: Int? = nil) throws -> CommandResult {
         let executable = try location.get()
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -106,7 +108,7 @@ enum CadenceBinary {
         }
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         try process.run()
         process.waitUntilExit()

@@ -76,6 +76,12 @@ extension HealthStore {
         try read { try CollectionPlan(query, snapshot: $0).execute() }
     }
 
+    /// Runs a statistics-collection query with at most `parallelism` workers (1 forces the serial
+    /// path): for callers that already run several queries side by side, such as batch jobs.
+    package func execute(_ query: StatisticsCollectionQuery, parallelism: Int) throws -> StatisticsCollection {
+        try read { try CollectionPlan(query, snapshot: $0).execute(parallelism: parallelism) }
+    }
+
     /// Runs a statistics-collection query off the caller's thread.
     public func statisticsCollection(_ query: StatisticsCollectionQuery) async throws -> StatisticsCollection {
         let snapshot = snapshot()
