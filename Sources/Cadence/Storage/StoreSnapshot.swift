@@ -92,6 +92,8 @@ package final class ChunkHandle: Sendable {
     package let summary: SampleSummary
     private let fileSystem: any FileSystem
     private let loaded = Mutex<ChunkFile?>(nil)
+    /// Whether ``checkPresent()`` found the file with its listed size.
+    private let foundWhole = Mutex(false)
 
     package init(number: UInt64, path: String, byteCount: Int, summary: SampleSummary, fileSystem: any FileSystem,
                  file: ChunkFile? = nil) {
@@ -120,15 +122,18 @@ package final class ChunkHandle: Sendable {
 
     /// Checks, with a `stat`, that the file is there with the size the manifest gives, so that an
     /// answer from the summary alone is never one about a file that is gone or was replaced.
-    /// Nothing is checked once the file is loaded: its samples are then in memory.
+    /// Nothing is checked once the file is loaded (its samples are then in memory) or was found
+    /// whole once: a query over every chunk of a large store would otherwise pay a `stat` per
+    /// chunk each time (0.5 ms for 10 M samples, where the summaries answer in 0.3 ms).
     ///
     /// - Throws: ``CadenceError/Code/notFound`` or ``CadenceError/Code/corruptFile`` naming the file.
     package func checkPresent() throws {
-        if loaded.withLock({ $0 != nil }) { return }
+        if loaded.withLock({ $0 != nil }) || foundWhole.withLock({ $0 }) { return }
         let size = try fileSystem.fileSize(path)
         guard size == byteCount else {
             throw CadenceError(.corruptFile, "the chunk file has \(size) bytes but the manifest lists \(byteCount)", path: path)
         }
+        foundWhole.withLock { $0 = true }
     }
 
     /// Reads the file again from disk (bypassing the cache) and checks every checksum in it.
