@@ -26,7 +26,7 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount.", valueName: "type"))
+    @Option(help: ArgumentHelp("The quantity or category type, such as stepCount or sleepAnalysis.", valueName: "type"))
     var type: String
 
     @Option(help: ArgumentHelp("The anchor a previous call returned; omit it to start from the beginning.",
@@ -50,7 +50,6 @@ struct ChangesCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.openForReading()
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let zone = try ArgumentValues.timeZone(timeZone)
         let start: QueryAnchor?
         do {
@@ -58,10 +57,25 @@ struct ChangesCommand: ParsableCommand {
         } catch let error as CadenceError {
             throw CadenceError(error.code, "Invalid --anchor: \(error.message)")
         }
-        let result = try store.execute(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit))
+        let samples: [SampleOutput.Printed]
+        let deletedObjects: [DeletedObject]
+        let next: QueryAnchor
+        let hasMore: Bool
+        switch try ArgumentValues.sampleType(type, in: store) {
+        case .quantity(let quantityType):
+            let result = try store.execute(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit))
+            (samples, deletedObjects, next, hasMore) = (result.samples.map(SampleOutput.printed), result.deletedObjects,
+                                                        result.anchor, result.hasMore)
+        case .category(let categoryType):
+            let result = try store.execute(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit))
+            (samples, deletedObjects, next, hasMore) = (result.samples.map(SampleOutput.printed), result.deletedObjects,
+                                                        result.anchor, result.hasMore)
+        case .correlation:
+            throw CadenceError(.invalidArgument, "\(type) is a correlation type, which cadence changes does not list yet.")
+        }
         let document = JSONValue.object([
-            ("samples", .array(result.samples.map { SampleOutput.json($0, timeZone: zone) })),
-            ("deletedObjects", .array(result.deletedObjects.map { deleted in
+            ("samples", .array(samples.map { SampleOutput.json($0, timeZone: zone) })),
+            ("deletedObjects", .array(deletedObjects.map { deleted in
                 var members: [(key: String, value: JSONValue)] = [("uuid", .string(deleted.uuid.uuidString))]
                 if !deleted.metadata.isEmpty {
                     members.append(("metadata", .object(deleted.metadata.sorted { $0.key < $1.key }
@@ -69,8 +83,8 @@ struct ChangesCommand: ParsableCommand {
                 }
                 return .object(members)
             })),
-            ("anchor", .string(result.anchor.token)),
-            ("hasMore", .bool(result.hasMore)),
+            ("anchor", .string(next.token)),
+            ("hasMore", .bool(hasMore)),
         ])
         var output = StandardOutput()
         output.writeLine(document.serialized())

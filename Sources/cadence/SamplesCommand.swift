@@ -16,18 +16,24 @@ import Foundation
 struct SamplesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "samples",
-        abstract: "List the samples of a quantity type.",
+        abstract: "List the samples of a quantity or category type.",
         discussion: """
             CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
             value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
-            losslessly. Values are in the type's canonical unit.
+            losslessly. Values are in the type's canonical unit; a category sample's value is its \
+            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount or HKQuantityTypeIdentifierBodyMass.",
-                               valueName: "type"))
+    @Option(help: ArgumentHelp(
+        "The quantity or category type, such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierBodyMass.",
+        valueName: "type"))
     var type: String
+
+    @Option(help: ArgumentHelp("Category types: list only these values, comma-separated (asleepCore,asleepDeep).",
+                               valueName: "names"))
+    var values: String?
 
     @OptionGroup var filter: SampleFilterOptions
 
@@ -50,7 +56,7 @@ struct SamplesCommand: ParsableCommand {
     }
 
     /// The `--sort` keys as sort descriptors.
-    func sortDescriptors() throws -> [SampleQuery.SortDescriptor] {
+    func sortDescriptors() throws -> [SampleSortDescriptor] {
         guard let sort else { return [] }
         return try ArgumentValues.list(sort).map { key in
             switch key {
@@ -65,22 +71,38 @@ struct SamplesCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.openForReading()
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let resolved = try filter.resolve()
-        let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
-                                sortDescriptors: try sortDescriptors())
-        let samples = try store.execute(query)
+        let printed: [SampleOutput.Printed]
+        let valueHeading: String
+        switch try ArgumentValues.sampleType(type, in: store) {
+        case .quantity(let quantityType):
+            guard values == nil else {
+                throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is a quantity type.")
+            }
+            let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
+                                    sortDescriptors: try sortDescriptors())
+            printed = try store.execute(query).map(SampleOutput.printed)
+            valueHeading = "Value (\(quantityType.canonicalUnit.unitString))"
+        case .category(let categoryType):
+            let predicate = try values.map { resolved.predicate && .categoryValue(in: try ArgumentValues.categoryValues($0, of: categoryType)) }
+            let query = SampleQuery(categoryType: categoryType, predicate: predicate ?? resolved.predicate, limit: limit,
+                                    sortDescriptors: try sortDescriptors())
+            printed = try store.execute(query).map(SampleOutput.printed)
+            valueHeading = "Value"
+        case .correlation:
+            throw CadenceError(.invalidArgument, "\(type) is a correlation type, which cadence samples does not list yet.")
+        }
         var output = StandardOutput()
         switch format {
         case .json:
             let document = JSONValue.object([
-                ("samples", .array(samples.map { SampleOutput.json($0, timeZone: resolved.timeZone) })),
+                ("samples", .array(printed.map { SampleOutput.json($0, timeZone: resolved.timeZone) })),
             ])
             output.writeLine(document.serialized())
         case .csv:
-            SampleOutput.csv(samples, timeZone: resolved.timeZone, into: &output)
+            SampleOutput.csv(printed, timeZone: resolved.timeZone, into: &output)
         case .table:
-            output.write(SampleOutput.table(samples, type: quantityType, timeZone: resolved.timeZone))
+            output.write(SampleOutput.table(printed, valueHeading: valueHeading, timeZone: resolved.timeZone))
         }
         output.flush()
     }

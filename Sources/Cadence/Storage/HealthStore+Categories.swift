@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+extension HealthStore {
+    /// Saves category samples in one transaction; a sample whose UUID is already stored is
+    /// skipped and counted as a duplicate (SPEC §1). Category samples are stored like quantities:
+    /// one series per type, under the same log, change sequence and deletion rules (SPEC §13).
+    ///
+    /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
+    @discardableResult
+    public func save(_ samples: [CategorySample]) throws -> SaveSummary {
+        var batches: [String: QuantitySampleBatch] = [:]
+        var order: [String] = []
+        for sample in samples {
+            let identifier = sample.categoryType.identifier
+            if batches[identifier] == nil {
+                batches[identifier] = QuantitySampleBatch(type: .series(identifier))
+                order.append(identifier)
+            }
+            try batches[identifier]?.append(sample)
+        }
+        return try save(order.compactMap { batches[$0] })
+    }
+
+    /// The category types that have ever been saved, sorted by identifier.
+    public var categoryTypes: [CategoryType] {
+        snapshot().types.keys.filter { SampleKind(identifier: $0) == .category }.sorted().map(CategoryType.init(identifier:))
+    }
+
+    /// Deletes every sample of the category `type` that `predicate` selects, recording a deleted
+    /// object for each.
+    ///
+    /// - Returns: The number of samples deleted.
+    @discardableResult
+    public func deleteSamples(of type: CategoryType, matching predicate: SamplePredicate = .all) throws -> Int {
+        try deleteSamples(ofSeries: .series(type.identifier), matching: predicate)
+    }
+
+    /// Sets one category type's source priority list (SPEC §5, §14); `nil` removes it.
+    public func setSourcePriority(_ names: [String]?, for type: CategoryType) throws {
+        try setSourcePriority(names, for: .series(type.identifier))
+    }
+}
+
+extension QuantitySampleBatch {
+    /// Appends a category sample to a batch of its type's series: the raw value in the value column,
+    /// a value name the table does not hold among the reserved attributes (``KindAttributes``).
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` if the sample is of another type.
+    package mutating func append(_ sample: CategorySample) throws {
+        guard sample.categoryType.identifier == quantityType.identifier else {
+            throw CadenceError(.invalidArgument, "a \(sample.categoryType) sample cannot join a \(quantityType) batch")
+        }
+        var metadata = sample.metadata
+        if sample.categoryType.valueName(sample.value) != sample.valueName && Int(sample.valueName) != sample.value {
+            metadata[KindAttributes.categoryValueName] = sample.valueName
+        }
+        let index = addProvenance(Provenance(source: sample.source, sourceVersion: sample.sourceVersion, device: sample.device))
+        try append(start: sample.startDate, end: sample.endDate, value: Double(sample.value), provenanceIndex: index,
+                   uuid: sample.uuid, creationDate: sample.creationDate, metadata: metadata)
+    }
+}

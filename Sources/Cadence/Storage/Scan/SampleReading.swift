@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// How the sample and anchored queries of one kind turn a type's stored rows into public samples:
+/// the series they read, the check of a predicate against the type, and the row-to-sample step,
+/// prepared once per query on its snapshot.
+package struct SampleReading<Sample>: Sendable {
+    /// A prepared row reader: the public sample for a row, or `nil` for a row it cannot show.
+    package typealias RowReader = (SampleColumns, Int) -> Sample?
+
+    /// The storage series (full type identifier).
+    package let identifier: String
+    /// Throws when the predicate cannot apply to the type.
+    package let validate: @Sendable (SamplePredicate) throws -> Void
+    /// Prepares the row reader for a snapshot and the type's storage.
+    package let prepare: @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader
+    /// Completes the samples a listing read (a correlation's members); `nil` when nothing is added.
+    package var complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])?
+
+    package init(identifier: String, validate: @escaping @Sendable (SamplePredicate) throws -> Void = { _ in },
+                 prepare: @escaping @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader,
+                 complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])? = nil) {
+        self.identifier = identifier
+        self.validate = validate
+        self.prepare = prepare
+        self.complete = complete
+    }
+}
+
+extension SampleReading where Sample == QuantitySample {
+    /// Quantity samples of `type`.
+    package static func quantities(_ type: QuantityType) -> SampleReading {
+        SampleReading(identifier: type.identifier, validate: { try $0.validate(for: type) }) { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.sample(of: columns, row: row, type: stored.type, provenances: snapshot.provenances,
+                                    identity: identity)
+            }
+        }
+    }
+}
+
+extension SampleReading where Sample == CategorySample {
+    /// Category samples of `type`.
+    package static func categories(_ type: CategoryType) -> SampleReading {
+        SampleReading(identifier: type.identifier) { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.categorySample(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                                            identity: identity)
+            }
+        }
+    }
+}
+
+extension StoredSample {
+    /// A public category sample for a stored row: the value column holds the raw value, a value
+    /// name the table does not hold is among the reserved attributes (``KindAttributes``).
+    package static func categorySample(of columns: SampleColumns, row: Int, type: CategoryType, provenances: [Provenance],
+                                       identity: SampleIdentity) -> CategorySample? {
+        let number = Int(columns.provenance[row])
+        guard number < provenances.count else { return nil }
+        let provenance = provenances[number]
+        let (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
+        let value = Int(columns.value[row])
+        let uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
+        let start = Date(timestamp: columns.start[row])
+        let end = Date(timestamp: columns.end[row])
+        let creation = columns.creation(at: row).map { Date(timestamp: $0) }
+        if let name = attributes[KindAttributes.categoryValueName] {
+            return try? CategorySample(uuid: uuid, type: type, valueName: name, start: start, end: end,
+                                       source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                       device: provenance.device, creationDate: creation, metadata: metadata)
+        }
+        return try? CategorySample(uuid: uuid, type: type, value: value, start: start, end: end, source: provenance.source,
+                                   sourceVersion: provenance.sourceVersion, device: provenance.device,
+                                   creationDate: creation, metadata: metadata)
+    }
+}
