@@ -22,16 +22,19 @@ struct StatisticsReport {
         var sources: [Row]
     }
 
-    let type: QuantityType
+    /// The full identifier of the type reported on, and its short name for headings.
+    let typeIdentifier: String
+    let typeName: String
     let unit: HealthUnit
     let selection: StatisticsSelection
     let timeZone: TimeZone
     let timeZoneName: String
     private(set) var rows: [Row] = []
 
-    init(type: QuantityType, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
+    init(typeIdentifier: String, typeName: String, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
          timeZoneName: String) {
-        self.type = type
+        self.typeIdentifier = typeIdentifier
+        self.typeName = typeName
         self.unit = unit
         self.selection = selection
         self.timeZone = timeZone
@@ -56,7 +59,7 @@ struct StatisticsReport {
             let value = try column.value(of: statistics, source: source, unit: unit)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
-                throw CadenceError(.invalidQuery, "the \(column) of \(type.identifier)\(source.map { " from \($0.name)" } ?? "") "
+                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \($0.name)" } ?? "") "
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
@@ -77,7 +80,7 @@ struct StatisticsReport {
     /// `{"type", "unit", "timeZone", "statistics": [...]}` with one key per requested statistic.
     func json() -> JSONValue {
         .object([
-            ("type", .string(type.identifier)),
+            ("type", .string(typeIdentifier)),
             ("unit", .string(unit.unitString)),
             ("timeZone", .string(timeZoneName)),
             ("statistics", .array(rows.map { row in
@@ -168,8 +171,8 @@ struct StatisticsReport {
         var columns = [TableRenderer.Column("Start"), TableRenderer.Column("End")]
         if selection.separateBySource { columns.append(TableRenderer.Column("Source")) }
         for column in selection.columns {
-            let unitText = column == .duration ? "h:mm:ss" : unit.unitString
-            columns.append(TableRenderer.Column("\(column.title) (\(unitText))", alignment: .right))
+            let unitText = column == .duration ? " (h:mm:ss)" : column == .count ? "" : " (\(unit.unitString))"
+            columns.append(TableRenderer.Column(column.title + unitText, alignment: .right))
         }
         var table = TableRenderer(columns: columns)
         for row in rows {
@@ -189,7 +192,9 @@ struct StatisticsReport {
                 table.append(cells)
             }
         }
-        var heading = "\(type.shortIdentifier) in \(unit.unitString), times in \(timeZoneName)\n"
+        // Durations print as clock times and counts as numbers: only other statistics need the unit.
+        let unitPhrase = selection.columns.allSatisfy { $0 == .duration || $0 == .count } ? "" : " in \(unit.unitString)"
+        var heading = "\(typeName)\(unitPhrase), times in \(timeZoneName)\n"
         if rows.isEmpty { heading += "(no intervals)\n" }
         return heading + table.render()
     }
