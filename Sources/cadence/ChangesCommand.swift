@@ -26,7 +26,8 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity or category type, such as stepCount or sleepAnalysis.", valueName: "type"))
+    @Option(help: ArgumentHelp("The quantity, category or correlation type, such as stepCount, sleepAnalysis or bloodPressure.",
+                               valueName: "type"))
     var type: String
 
     @Option(help: ArgumentHelp("The anchor a previous call returned; omit it to start from the beginning.",
@@ -57,25 +58,24 @@ struct ChangesCommand: ParsableCommand {
         } catch let error as CadenceError {
             throw CadenceError(error.code, "Invalid --anchor: \(error.message)")
         }
-        let samples: [SampleOutput.Printed]
-        let deletedObjects: [DeletedObject]
-        let next: QueryAnchor
-        let hasMore: Bool
-        switch try ArgumentValues.sampleType(type, in: store) {
+        // One page, whatever the kind, with its samples ready to print.
+        func page<Sample>(_ query: AnchoredObjectQuery<Sample>, _ printed: (Sample) -> SampleOutput.Printed) throws
+            -> (samples: [SampleOutput.Printed], deletedObjects: [DeletedObject], anchor: QueryAnchor, hasMore: Bool)
+        {
+            let result = try store.execute(query)
+            return (result.samples.map(printed), result.deletedObjects, result.anchor, result.hasMore)
+        }
+        let result = switch try ArgumentValues.sampleType(type, in: store) {
         case .quantity(let quantityType):
-            let result = try store.execute(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit))
-            (samples, deletedObjects, next, hasMore) = (result.samples.map(SampleOutput.printed), result.deletedObjects,
-                                                        result.anchor, result.hasMore)
+            try page(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit), SampleOutput.printed)
         case .category(let categoryType):
-            let result = try store.execute(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit))
-            (samples, deletedObjects, next, hasMore) = (result.samples.map(SampleOutput.printed), result.deletedObjects,
-                                                        result.anchor, result.hasMore)
-        case .correlation:
-            throw CadenceError(.invalidArgument, "\(type) is a correlation type, which cadence changes does not list yet.")
+            try page(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit), SampleOutput.printed)
+        case .correlation(let correlationType):
+            try page(AnchoredObjectQuery(correlationType: correlationType, anchor: start, limit: limit), SampleOutput.printed)
         }
         let document = JSONValue.object([
-            ("samples", .array(samples.map { SampleOutput.json($0, timeZone: zone) })),
-            ("deletedObjects", .array(deletedObjects.map { deleted in
+            ("samples", .array(result.samples.map { SampleOutput.json($0, timeZone: zone) })),
+            ("deletedObjects", .array(result.deletedObjects.map { deleted in
                 var members: [(key: String, value: JSONValue)] = [("uuid", .string(deleted.uuid.uuidString))]
                 if !deleted.metadata.isEmpty {
                     members.append(("metadata", .object(deleted.metadata.sorted { $0.key < $1.key }
@@ -83,8 +83,8 @@ struct ChangesCommand: ParsableCommand {
                 }
                 return .object(members)
             })),
-            ("anchor", .string(next.token)),
-            ("hasMore", .bool(hasMore)),
+            ("anchor", .string(result.anchor.token)),
+            ("hasMore", .bool(result.hasMore)),
         ])
         var output = StandardOutput()
         output.writeLine(document.serialized())

@@ -31,6 +31,8 @@ enum SampleOutput {
         var metadata: [String: String]
         var sourceVersion: String?
         var creationDate: Date?
+        /// A correlation's members; `nil` for other kinds.
+        var members: [Printed]? = nil
     }
 
     static func printed(_ sample: QuantitySample) -> Printed {
@@ -49,8 +51,21 @@ enum SampleOutput {
                 metadata: sample.metadata, sourceVersion: sample.sourceVersion, creationDate: sample.creationDate)
     }
 
+    static func printed(_ correlation: Correlation) -> Printed {
+        let members = correlation.objects.map(printed)
+        let text = correlation.objects.map {
+            "\($0.quantityType.shortIdentifier) \(NumberText.readable($0.value)) \($0.quantityType.canonicalUnit.unitString)"
+        }.joined(separator: "; ")
+        return Printed(uuid: correlation.uuid, typeIdentifier: correlation.correlationType.identifier,
+                       source: correlation.source, startDate: correlation.startDate, endDate: correlation.endDate,
+                       value: .number(Double(members.count)), valueText: text, tableText: text, device: correlation.device,
+                       metadata: correlation.metadata, sourceVersion: correlation.sourceVersion,
+                       creationDate: correlation.creationDate, members: members)
+    }
+
     /// A sample as a JSON object: `uuid, type, sourceName, startDate, endDate, value`, then `unit`
-    /// (quantities) or `valueName` (categories), `device, metadata, sourceVersion, creationDate`.
+    /// (quantities) or `valueName` (categories), `device, metadata, sourceVersion, creationDate`, and
+    /// for a correlation (whose `value` is its member count) its members as `objects`.
     /// Values are in the type's canonical unit; dates are RFC 3339 in `timeZone`.
     static func json(_ sample: Printed, timeZone: TimeZone) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
@@ -69,6 +84,7 @@ enum SampleOutput {
             ("sourceVersion", .string(sample.sourceVersion)),
             ("creationDate", .string(sample.creationDate.map { formatRFC3339($0.timestamp, timeZone: timeZone) })),
         ]
+        if let objects = sample.members { members.append(("objects", .array(objects.map { json($0, timeZone: timeZone) }))) }
         return .object(members)
     }
 

@@ -16,12 +16,13 @@ import Foundation
 struct SamplesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "samples",
-        abstract: "List the samples of a quantity or category type.",
+        abstract: "List the samples of a quantity, category or correlation type.",
         discussion: """
             CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
             value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
             losslessly. Values are in the type's canonical unit; a category sample's value is its \
-            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit.
+            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit; a correlation's lists its \
+            members (JSON: their samples under "objects").
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -89,8 +90,14 @@ struct SamplesCommand: ParsableCommand {
                                     sortDescriptors: try sortDescriptors())
             printed = try store.execute(query).map(SampleOutput.printed)
             valueHeading = "Value"
-        case .correlation:
-            throw CadenceError(.invalidArgument, "\(type) is a correlation type, which cadence samples does not list yet.")
+        case .correlation(let correlationType):
+            guard values == nil else {
+                throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is a correlation type.")
+            }
+            let query = SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
+                                    sortDescriptors: try sortDescriptors())
+            printed = try store.execute(query).map(SampleOutput.printed)
+            valueHeading = "Members"
         }
         var output = StandardOutput()
         switch format {

@@ -106,6 +106,14 @@ extension AnchoredObjectQuery where Sample == CategorySample {
     }
 }
 
+extension AnchoredObjectQuery where Sample == Correlation {
+    /// Creates a query for correlations; each comes with its members that are still stored.
+    public init(correlationType: CorrelationType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil,
+                limit: Int = 0) {
+        self.init(reading: .correlations(correlationType), predicate: predicate, anchor: anchor, limit: limit)
+    }
+}
+
 extension HealthStore {
     /// Runs an anchored object query on the current snapshot.
     ///

@@ -65,6 +65,11 @@ extension HealthStore {
         observe(identifiers: types.map(\.identifier), quantityTypes: [])
     }
 
+    /// Notifications for changes to correlation `types`.
+    public func observe(_ types: [CorrelationType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: types.map(\.identifier), quantityTypes: [])
+    }
+
     /// Notifications for changes to the types with these full identifiers, of any kind.
     private func observe(identifiers: [String], quantityTypes: [QuantityType])
         -> AsyncThrowingStream<ObserverNotification, any Error> {

@@ -99,3 +99,12 @@ extension HealthStore {
         return try query.reading.complete?(selected, snapshot) ?? selected
     }
 }
+
+extension SampleQuery where Sample == Correlation {
+    /// Creates a query for correlations; each comes with its members that are still stored.
+    public init(correlationType: CorrelationType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = []) {
+        self.init(reading: .correlations(correlationType), predicate: predicate, limit: limit,
+                  sortDescriptors: sortDescriptors)
+    }
+}

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// What a sample of another kind than a quantity carries beyond the columns every series has
 /// (times, value, provenance, creation, metadata, UUID): kept in its metadata column under
 /// reserved keys, so every kind shares the chunk, log and identity machinery unchanged, and
@@ -30,5 +32,19 @@ package enum KindAttributes {
             attributes[key] = value
         }
         return (visible, attributes)
+    }
+
+    /// The text of ``correlationMembers``: one `typeIdentifier uuid` line per member, in order.
+    package static func members(_ members: [(type: String, uuid: UUID)]) -> String {
+        members.map { "\($0.type) \($0.uuid.uuidString)" }.joined(separator: "\n")
+    }
+
+    /// The members ``members(_:)`` wrote; unreadable lines are skipped.
+    package static func members(from text: String) -> [(type: String, uuid: UUID)] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let uuid = UUID(uuidString: String(parts[1])) else { return nil }
+            return (String(parts[0]), uuid)
+        }
     }
 }

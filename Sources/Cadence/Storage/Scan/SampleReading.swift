@@ -59,6 +59,39 @@ extension SampleReading where Sample == CategorySample {
     }
 }
 
+extension SampleReading where Sample == Correlation {
+    /// Correlations of `type`, each completed with its members that are still stored.
+    package static func correlations(_ type: CorrelationType) -> SampleReading {
+        SampleReading(identifier: type.identifier, prepare: { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.correlation(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                                         identity: identity)
+            }
+        }, complete: { correlations, snapshot in
+            // The members, read type by type through a UUID listing.
+            var wanted: [String: Set<UUID>] = [:]
+            for correlation in correlations {
+                for (type, uuid) in correlation.memberReferences { wanted[type, default: []].insert(uuid) }
+            }
+            var members: [UUID: QuantitySample] = [:]
+            for (identifier, uuids) in wanted {
+                guard let stored = snapshot.types[identifier] else { continue }
+                let reader = SampleReading<QuantitySample>.quantities(stored.type).prepare(snapshot, stored)
+                let plan = ScanPlan(listing: .uuids(uuids), of: stored, provenances: snapshot.provenances)
+                try stored.forEachSelectedRow(plan) { columns, row in
+                    if let sample = reader(columns, row) { members[sample.uuid] = sample }
+                }
+            }
+            return correlations.map { correlation in
+                var completed = correlation
+                completed.objects = correlation.memberUUIDs.compactMap { members[$0] }
+                return completed
+            }
+        })
+    }
+}
+
 extension StoredSample {
     /// A public category sample for a stored row: the value column holds the raw value, a value
     /// name the table does not hold is among the reserved attributes (``KindAttributes``).
@@ -81,5 +114,25 @@ extension StoredSample {
         return try? CategorySample(uuid: uuid, type: type, value: value, start: start, end: end, source: provenance.source,
                                    sourceVersion: provenance.sourceVersion, device: provenance.device,
                                    creationDate: creation, metadata: metadata)
+    }
+
+    /// A public correlation for a stored row, with its member references (the members themselves
+    /// are read after the listing, see ``SampleReading/correlations(_:)``).
+    package static func correlation(of columns: SampleColumns, row: Int, type: CorrelationType, provenances: [Provenance],
+                                    identity: SampleIdentity) -> Correlation? {
+        let number = Int(columns.provenance[row])
+        guard number < provenances.count else { return nil }
+        let provenance = provenances[number]
+        let (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
+        guard var correlation = try? Correlation(
+            uuid: identity.uuid(of: columns, row: row, metadataDigests: nil), type: type,
+            start: Date(timestamp: columns.start[row]), end: Date(timestamp: columns.end[row]), source: provenance.source,
+            sourceVersion: provenance.sourceVersion, device: provenance.device,
+            creationDate: columns.creation(at: row).map { Date(timestamp: $0) }, metadata: metadata, objects: [])
+        else { return nil }
+        let members = KindAttributes.members(from: attributes[KindAttributes.correlationMembers] ?? "")
+        correlation.memberUUIDs = members.map(\.uuid)
+        correlation.memberTypeIdentifiers = members.map(\.type)
+        return correlation
     }
 }
