@@ -24,7 +24,7 @@ struct CompactCommand: ParsableCommand {
             its old or its new files.
             """)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Flag(help: """
         Also forget which samples were deleted; `cadence changes` then refuses anchors from \

@@ -28,7 +28,7 @@ struct PriorityCommand: ParsableCommand {
             order here (Health app: Browse > a type > Data Sources & Access).
             """)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Option(help: ArgumentHelp("The type whose list to show or set (default: the store-wide list).", valueName: "type"))
     var type: String?

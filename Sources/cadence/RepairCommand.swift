@@ -20,7 +20,7 @@ struct RepairCommand: ParsableCommand {
         commandName: "repair",
         abstract: "Salvage what is intact in a damaged store, reporting what is lost.")
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @OptionGroup var output: ReportFormatOptions
 

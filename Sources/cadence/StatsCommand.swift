@@ -35,7 +35,7 @@ struct StatsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The store's directory.", valueName: "dir"))
     var store: String?
 
-    /// Accepted as every command that names a store accepts it; reading never waits.
+    /// Accepted as the writing commands accept it, as ``StoreOptions`` does; a reader never waits.
     @Flag(help: .hidden)
     var wait = false
 
