@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The files to import (.zip, .xml or .csv).", valueName: "file"))
     var files: [String]
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Flag(help: "Fail a file on its first bad record, leaving the store exactly as before.")
     var strict = false

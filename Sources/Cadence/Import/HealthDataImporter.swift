@@ -150,38 +150,6 @@ public struct HealthDataImporter: Sendable {
     }
 }
 
-extension HealthDataImporter {
-    /// Where the CSV columns are.
-    struct CSVColumnIndexes {
-        var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int
-        var uuid: Int?, sourceVersion: Int?, device: Int?, creationDate: Int?
-        var metadata: [(String, Int)]
-
-        init(_ columns: CSVColumns?, path: String) throws {
-            guard let columns else { throw CadenceError(.malformedInput, "the CSV file has no header row", path: path, line: 1) }
-            func required(_ name: String) throws -> Int {
-                guard let index = columns.index(of: name) else {
-                    throw CadenceError(.malformedInput, "the CSV header lacks the required column '\(name)'", path: path, line: 1)
-                }
-                return index
-            }
-            type = try required("type")
-            sourceName = try required("sourceName")
-            unit = try required("unit")
-            startDate = try required("startDate")
-            endDate = try required("endDate")
-            value = try required("value")
-            uuid = columns.index(of: "uuid")
-            sourceVersion = columns.index(of: "sourceVersion")
-            device = columns.index(of: "device")
-            creationDate = columns.index(of: "creationDate")
-            metadata = columns.names.enumerated().compactMap { index, name in
-                name.hasPrefix("metadata:") ? (String(name.dropFirst("metadata:".count)), index) : nil
-            }
-        }
-    }
-}
-
 extension HealthStore {
     /// The stored type with this identifier, if any.
     package func snapshotType(_ identifier: String) -> QuantityType? { snapshot().type(identifier)?.type }

@@ -30,9 +30,9 @@ struct CSVFileSource: ImportSource {
         var reader = try CSVReader(path: path)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var columns: HealthDataImporter.CSVColumnIndexes?
+        var columns: CSVImportColumns?
         let handler: (inout CSVFields) throws -> Void = { row in
-            if columns == nil { columns = try HealthDataImporter.CSVColumnIndexes(row.columns, path: path) }
+            if columns == nil { columns = try CSVImportColumns(row.columns, path: path) }
             if let columns { pipeline.collector.add(&row, columns: columns) }
         }
         while true {

@@ -73,11 +73,11 @@ struct SegmentedExportReader {
     /// where the reader stands between top-level elements, and keeps the rest for later.
     private mutating func readWindow(into collector: inout SampleCollector, final: Bool) throws {
         // Up to the last top-level `<Record`: the reader then most likely stops between elements.
-        let end = final ? window.count : window.withUnsafeBufferPointer { Self.lastRecordTag(in: $0) } ?? window.count
+        let end = final ? window.count : window.withUnsafeBufferPointer { ExportXMLReader.lastTopLevelRecordTag(in: $0) } ?? window.count
         var start = 0
         if !reader.isBetweenTopLevelElements {
             // The prolog, or the rest of an element the last window cut, is read alone.
-            start = window.withUnsafeBufferPointer { Self.recordTag(in: $0, from: 0, before: end) } ?? end
+            start = window.withUnsafeBufferPointer { ExportXMLReader.topLevelRecordTag(in: $0, from: 0, before: end) } ?? end
             try readSerially(start: 0, end: start, into: &collector)
         }
         let cuts = reader.isBetweenTopLevelElements ? segmentStarts(start: start, end: end) : []
@@ -129,7 +129,7 @@ struct SegmentedExportReader {
             let segments = max(1, (end - start + segmentBytes / 2) / segmentBytes)
             for share in 1..<segments {
                 let target = start + (end - start) / segments * share
-                if let cut = Self.recordTag(in: bytes, from: max(target, cuts[cuts.count - 1] + 1), before: end) {
+                if let cut = ExportXMLReader.topLevelRecordTag(in: bytes, from: max(target, cuts[cuts.count - 1] + 1), before: end) {
                     cuts.append(cut)
                 }
             }
@@ -137,108 +137,4 @@ struct SegmentedExportReader {
             return cuts
         }
     }
-
-    /// Whether a `<Record` tag starts at `index`, alone on its line but for indentation.
-    private static func isRecordTag(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        let name = "<Record".utf8
-        guard index + name.count < bytes.count, bytes[index] == UInt8(ascii: "<") else { return false }
-        for (offset, byte) in name.enumerated() where bytes[index + offset] != byte { return false }
-        let after = bytes[index + name.count]
-        guard after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D else { return false }
-        var before = index - 1
-        while before >= 0 && (bytes[before] == 0x20 || bytes[before] == 0x09) { before -= 1 }
-        return before >= 0 && bytes[before] == 0x0A
-    }
-
-    /// The first `<Record` tag at or after `start` and before `limit`.
-    private static func recordTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int) -> Int? {
-        var index = start
-        while index < limit {
-            if bytes[index] == UInt8(ascii: "<") && isRecordTag(bytes, at: index) { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The last `<Record` tag of the window.
-    private static func lastRecordTag(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = bytes.count - 1
-        while index > 0 {
-            if bytes[index] == UInt8(ascii: "<") && isRecordTag(bytes, at: index) { return index }
-            index -= 1
-        }
-        return nil
-    }
-}
-
-extension ExportXMLReader {
-    /// Whether the reader stands between the elements inside the root, with nothing buffered and
-    /// no record or correlation open: where a copy may take over at the next top-level tag.
-    var isBetweenTopLevelElements: Bool {
-        guard case .content = state, !isFinished else { return false }
-        return openElements.count == 1 && pendingRecord == nil && correlationNesting == 0
-    }
-
-    /// A reader for a later segment of the file: the same open root, an empty summary, and
-    /// lines counted from 1 at the segment's start.
-    func segmentCopy() -> ExportXMLReader {
-        var copy = self
-        copy.summary = ExportReadSummary()
-        copy.line = 1
-        // Each thread decodes its own strings: retaining shared ones from two cores makes their
-        // reference counts bounce between the cores' caches.
-        copy.valueCaches = [CachedValue](repeating: CachedValue(), count: AttributeSlot.cachedCount)
-        return copy
-    }
-
-    /// Whether this segment reader ended between top-level elements under the same root as
-    /// `template`, so that the next segment started where its copy assumed.
-    func endsLike(_ template: ExportXMLReader) -> Bool {
-        isBetweenTopLevelElements && openNameBytes == template.openNameBytes
-    }
-
-    /// Whether the root element has been closed, and nothing after it is open.
-    var closedRoot: Bool {
-        guard case .content = state, !isFinished else { return false }
-        return sawElement && openElements.isEmpty
-    }
-
-    /// Whether nothing read was malformed.
-    var readCleanly: Bool { summary.malformedRecordCount == 0 && summary.issues.isEmpty }
-
-    /// Takes the state of a segment copy that read the bytes right after this reader's last
-    /// byte, adding its lines and counts to this reader's.
-    mutating func absorb(_ segment: ExportXMLReader) {
-        let line = self.line + segment.line - 1
-        var summary = self.summary
-        summary.add(segment.summary)
-        summary.lineCount = line
-        self = segment
-        self.line = line
-        self.summary = summary
-    }
-}
-
-extension ExportReadSummary {
-    /// Adds the counts of a later part of the same file.
-    mutating func add(_ other: ExportReadSummary) {
-        recordCount += other.recordCount
-        correlationRecordCount += other.correlationRecordCount
-        categoryRecordCount += other.categoryRecordCount
-        deliveredRecordCount += other.deliveredRecordCount
-        malformedRecordCount += other.malformedRecordCount
-        correlationCount += other.correlationCount
-        workoutCount += other.workoutCount
-        activitySummaryCount += other.activitySummaryCount
-        metadataEntryCount += other.metadataEntryCount
-        otherElementCount += other.otherElementCount
-        repairedValueCount += other.repairedValueCount
-        byteCount += other.byteCount
-        issues += other.issues
-    }
-}
-
-extension SampleCollector {
-    /// Whether everything read went in as it would have in one serial reading.
-    var isClean: Bool { summary.rejected == 0 && !metNewUnknownType }
 }
