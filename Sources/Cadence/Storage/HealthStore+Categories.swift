@@ -52,8 +52,10 @@ extension QuantitySampleBatch {
     /// Appends a category sample to a batch of its type's series: the raw value in the value column,
     /// a value name the table does not hold among the reserved attributes (``KindAttributes``).
     ///
+    /// - Parameter keepingUUID: Whether the row keeps the sample's UUID; without it (an imported
+    ///   record that has none), its UUID is derived from its attributes (SPEC §1).
     /// - Throws: ``CadenceError/Code/invalidArgument`` if the sample is of another type.
-    package mutating func append(_ sample: CategorySample) throws {
+    package mutating func append(_ sample: CategorySample, keepingUUID: Bool = true) throws {
         guard sample.categoryType.identifier == quantityType.identifier else {
             throw CadenceError(.invalidArgument, "a \(sample.categoryType) sample cannot join a \(quantityType) batch")
         }
@@ -63,6 +65,6 @@ extension QuantitySampleBatch {
         }
         let index = addProvenance(Provenance(source: sample.source, sourceVersion: sample.sourceVersion, device: sample.device))
         try append(start: sample.startDate, end: sample.endDate, value: Double(sample.value), provenanceIndex: index,
-                   uuid: sample.uuid, creationDate: sample.creationDate, metadata: metadata)
+                   uuid: keepingUUID ? sample.uuid : nil, creationDate: sample.creationDate, metadata: metadata)
     }
 }
