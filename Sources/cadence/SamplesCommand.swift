@@ -70,34 +70,31 @@ struct SamplesCommand: ParsableCommand {
         }
     }
 
+    /// `predicate`, narrowed to the `--values` of `type` when given.
+    func categoryPredicate(_ predicate: SamplePredicate, _ type: CategoryType) throws -> SamplePredicate {
+        guard let values else { return predicate }
+        return predicate && .categoryValue(in: try ArgumentValues.categoryValues(values, of: type))
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let resolved = try filter.resolve()
-        let printed: [SampleOutput.Printed]
-        let valueHeading: String
-        switch try ArgumentValues.sampleType(type, in: store) {
+        let sort = try sortDescriptors()
+        let kind = try ArgumentValues.sampleType(type, in: store)
+        if case .category = kind {} else if values != nil {
+            throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is not one.")
+        }
+        let (printed, valueHeading): ([SampleOutput.Printed], String) = switch kind {
         case .quantity(let quantityType):
-            guard values == nil else {
-                throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is a quantity type.")
-            }
-            let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
-                                    sortDescriptors: try sortDescriptors())
-            printed = try store.execute(query).map(SampleOutput.printed)
-            valueHeading = "Value (\(quantityType.canonicalUnit.unitString))"
+            (try store.execute(SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
+                                           sortDescriptors: sort)).map(SampleOutput.printed),
+             "Value (\(quantityType.canonicalUnit.unitString))")
         case .category(let categoryType):
-            let predicate = try values.map { resolved.predicate && .categoryValue(in: try ArgumentValues.categoryValues($0, of: categoryType)) }
-            let query = SampleQuery(categoryType: categoryType, predicate: predicate ?? resolved.predicate, limit: limit,
-                                    sortDescriptors: try sortDescriptors())
-            printed = try store.execute(query).map(SampleOutput.printed)
-            valueHeading = "Value"
+            (try store.execute(SampleQuery(categoryType: categoryType, predicate: try categoryPredicate(resolved.predicate, categoryType),
+                                           limit: limit, sortDescriptors: sort)).map(SampleOutput.printed), "Value")
         case .correlation(let correlationType):
-            guard values == nil else {
-                throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is a correlation type.")
-            }
-            let query = SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
-                                    sortDescriptors: try sortDescriptors())
-            printed = try store.execute(query).map(SampleOutput.printed)
-            valueHeading = "Members"
+            (try store.execute(SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
+                                           sortDescriptors: sort)).map(SampleOutput.printed), "Members")
         }
         var output = StandardOutput()
         switch format {

@@ -52,18 +52,11 @@ public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible
     /// any other name gets the prefix and an uppercase first letter.
     public static func fullIdentifier(_ identifier: String) -> String {
         if identifier.hasPrefix(identifierPrefix) { return identifier }
-        if let known = known(identifier) { return known.identifier }
-        guard let first = identifier.first else { return identifier }
-        return identifierPrefix + first.uppercased() + identifier.dropFirst()
+        return known(identifier)?.identifier ?? TypeIdentifier.full(identifier, prefix: identifierPrefix)
     }
 
     /// HealthKit's Swift name: `HKCategoryTypeIdentifierSleepAnalysis` → `sleepAnalysis`.
-    public var shortIdentifier: String {
-        guard identifier.hasPrefix(Self.identifierPrefix) else { return identifier }
-        let suffix = identifier.dropFirst(Self.identifierPrefix.count)
-        guard let first = suffix.first else { return identifier }
-        return first.lowercased() + suffix.dropFirst()
-    }
+    public var shortIdentifier: String { TypeIdentifier.short(identifier, prefix: Self.identifierPrefix) }
 
     /// Whether the type appears in Cadence's table.
     public var isKnown: Bool { valueGroup != nil }

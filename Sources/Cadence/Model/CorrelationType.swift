@@ -42,21 +42,14 @@ public struct CorrelationType: Hashable, Sendable, Codable, CustomStringConverti
 
     /// The long form of an identifier: `bloodPressure` → `HKCorrelationTypeIdentifierBloodPressure`.
     public static func fullIdentifier(_ identifier: String) -> String {
-        if identifier.hasPrefix(identifierPrefix) { return identifier }
         if let known = knownSuffixes.first(where: { $0.lowercased() == identifier.lowercased() }) {
             return identifierPrefix + known
         }
-        guard let first = identifier.first else { return identifier }
-        return identifierPrefix + first.uppercased() + identifier.dropFirst()
+        return TypeIdentifier.full(identifier, prefix: identifierPrefix)
     }
 
     /// HealthKit's Swift name: `HKCorrelationTypeIdentifierBloodPressure` → `bloodPressure`.
-    public var shortIdentifier: String {
-        guard identifier.hasPrefix(Self.identifierPrefix) else { return identifier }
-        let suffix = identifier.dropFirst(Self.identifierPrefix.count)
-        guard let first = suffix.first else { return identifier }
-        return first.lowercased() + suffix.dropFirst()
-    }
+    public var shortIdentifier: String { TypeIdentifier.short(identifier, prefix: Self.identifierPrefix) }
 
     public var description: String { identifier }
 }

@@ -34,6 +34,26 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// The long and short forms of HealthKit type identifiers, the same for every kind.
+enum TypeIdentifier {
+    /// `name` with `prefix` and an uppercase first letter (`sleepAnalysis` →
+    /// `HKCategoryTypeIdentifierSleepAnalysis`), or `name` itself when it has the prefix already.
+    static func full(_ name: String, prefix: String) -> String {
+        if name.hasPrefix(prefix) { return name }
+        guard let first = name.first else { return name }
+        return prefix + first.uppercased() + name.dropFirst()
+    }
+
+    /// The identifier without `prefix`, with a lowercase first letter (HealthKit's Swift name),
+    /// or the identifier itself when it lacks the prefix.
+    static func short(_ identifier: String, prefix: String) -> String {
+        guard identifier.hasPrefix(prefix) else { return identifier }
+        let suffix = identifier.dropFirst(prefix.count)
+        guard let first = suffix.first else { return identifier }
+        return first.lowercased() + suffix.dropFirst()
+    }
+}
+
 extension QuantityType {
     /// The kind of sample this storage series holds. Storage describes every series with a
     /// ``QuantityType`` (identifier, unit, aggregation style); series of the other kinds carry

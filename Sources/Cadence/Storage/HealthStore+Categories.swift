@@ -15,17 +15,7 @@ extension HealthStore {
     /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
     @discardableResult
     public func save(_ samples: [CategorySample]) throws -> SaveSummary {
-        var batches: [String: QuantitySampleBatch] = [:]
-        var order: [String] = []
-        for sample in samples {
-            let identifier = sample.categoryType.identifier
-            if batches[identifier] == nil {
-                batches[identifier] = QuantitySampleBatch(type: .series(identifier))
-                order.append(identifier)
-            }
-            try batches[identifier]?.append(sample)
-        }
-        return try save(order.compactMap { batches[$0] })
+        try save(QuantitySampleBatch.grouping(samples, series: { .series($0.categoryType.identifier) }) { try $0.append($1) })
     }
 
     /// The category types that have ever been saved, sorted by identifier.
@@ -49,6 +39,26 @@ extension HealthStore {
 }
 
 extension QuantitySampleBatch {
+    /// `items` in one batch per storage series, in order of first appearance, each appended
+    /// with `append`.
+    package static func grouping<Item>(_ items: [Item], series: (Item) -> QuantityType,
+                                       append: (inout QuantitySampleBatch, Item) throws -> Void) rethrows
+        -> [QuantitySampleBatch]
+    {
+        var batches: [QuantitySampleBatch] = []
+        var indexes: [String: Int] = [:]
+        for item in items {
+            let type = series(item)
+            let index = indexes[type.identifier] ?? batches.count
+            if index == batches.count {
+                batches.append(QuantitySampleBatch(type: type))
+                indexes[type.identifier] = index
+            }
+            try append(&batches[index], item)
+        }
+        return batches
+    }
+
     /// Appends a category sample to a batch of its type's series: the raw value in the value column,
     /// a value name the table does not hold among the reserved attributes (``KindAttributes``).
     ///

@@ -16,23 +16,14 @@ extension HealthStore {
     /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
     @discardableResult
     public func save(_ correlations: [Correlation]) throws -> SaveSummary {
-        var batches: [String: QuantitySampleBatch] = [:]
-        var order: [String] = []
-        func open(_ type: QuantityType) {
-            guard batches[type.identifier] == nil else { return }
-            batches[type.identifier] = QuantitySampleBatch(type: type)
-            order.append(type.identifier)
+        // Each correlation's members, then the correlation, grouped into one batch per series.
+        let items: [(series: QuantityType, member: QuantitySample?, correlation: Correlation)] = correlations.flatMap { correlation in
+            correlation.objects.map { ($0.quantityType, $0, correlation) }
+                + [(.series(correlation.correlationType.identifier), nil, correlation)]
         }
-        for correlation in correlations {
-            for member in correlation.objects {
-                open(member.quantityType)
-                try batches[member.quantityType.identifier]?.append(member)
-            }
-            let series = QuantityType.series(correlation.correlationType.identifier)
-            open(series)
-            try batches[series.identifier]?.append(correlation)
-        }
-        return try save(order.compactMap { batches[$0] })
+        return try save(QuantitySampleBatch.grouping(items, series: \.series) { batch, item in
+            if let member = item.member { try batch.append(member) } else { try batch.append(item.correlation) }
+        })
     }
 
     /// Deletes every correlation of `type` that `predicate` selects — the correlations alone, not

@@ -214,17 +214,7 @@ public final class HealthStore: Sendable {
     ///   that type's stored samples to index their UUIDs.
     @discardableResult
     public func save(_ samples: [QuantitySample]) throws -> SaveSummary {
-        var batches: [String: QuantitySampleBatch] = [:]
-        var order: [String] = []
-        for sample in samples {
-            let identifier = sample.quantityType.identifier
-            if batches[identifier] == nil {
-                batches[identifier] = QuantitySampleBatch(type: sample.quantityType)
-                order.append(identifier)
-            }
-            try batches[identifier]?.append(sample)
-        }
-        return try save(order.compactMap { batches[$0] })
+        try save(QuantitySampleBatch.grouping(samples, series: \.quantityType) { try $0.append($1) })
     }
 
     /// Saves a columnar batch in one transaction.

@@ -93,44 +93,56 @@ extension SampleReading where Sample == Correlation {
 }
 
 extension StoredSample {
+    /// What a public sample of any kind but a quantity takes from a stored row.
+    private struct RowParts {
+        var uuid: UUID
+        var provenance: Provenance
+        var start: Date
+        var end: Date
+        var creation: Date?
+        /// The public metadata, and the reserved attributes apart (``KindAttributes``).
+        var metadata: [String: String]
+        var attributes: [String: String]
+
+        init?(_ columns: SampleColumns, _ row: Int, provenances: [Provenance], identity: SampleIdentity) {
+            let number = Int(columns.provenance[row])
+            guard number < provenances.count else { return nil }
+            provenance = provenances[number]
+            (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
+            uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
+            start = Date(timestamp: columns.start[row])
+            end = Date(timestamp: columns.end[row])
+            creation = columns.creation(at: row).map { Date(timestamp: $0) }
+        }
+    }
+
     /// A public category sample for a stored row: the value column holds the raw value, a value
     /// name the table does not hold is among the reserved attributes (``KindAttributes``).
     package static func categorySample(of columns: SampleColumns, row: Int, type: CategoryType, provenances: [Provenance],
                                        identity: SampleIdentity) -> CategorySample? {
-        let number = Int(columns.provenance[row])
-        guard number < provenances.count else { return nil }
-        let provenance = provenances[number]
-        let (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
-        let value = Int(columns.value[row])
-        let uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
-        let start = Date(timestamp: columns.start[row])
-        let end = Date(timestamp: columns.end[row])
-        let creation = columns.creation(at: row).map { Date(timestamp: $0) }
-        if let name = attributes[KindAttributes.categoryValueName] {
-            return try? CategorySample(uuid: uuid, type: type, valueName: name, start: start, end: end,
+        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity) else { return nil }
+        let provenance = parts.provenance
+        if let name = parts.attributes[KindAttributes.categoryValueName] {
+            return try? CategorySample(uuid: parts.uuid, type: type, valueName: name, start: parts.start, end: parts.end,
                                        source: provenance.source, sourceVersion: provenance.sourceVersion,
-                                       device: provenance.device, creationDate: creation, metadata: metadata)
+                                       device: provenance.device, creationDate: parts.creation, metadata: parts.metadata)
         }
-        return try? CategorySample(uuid: uuid, type: type, value: value, start: start, end: end, source: provenance.source,
-                                   sourceVersion: provenance.sourceVersion, device: provenance.device,
-                                   creationDate: creation, metadata: metadata)
+        return try? CategorySample(uuid: parts.uuid, type: type, value: Int(columns.value[row]), start: parts.start,
+                                   end: parts.end, source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                   device: provenance.device, creationDate: parts.creation, metadata: parts.metadata)
     }
 
     /// A public correlation for a stored row, with its member references (the members themselves
     /// are read after the listing, see ``SampleReading/correlations(_:)``).
     package static func correlation(of columns: SampleColumns, row: Int, type: CorrelationType, provenances: [Provenance],
                                     identity: SampleIdentity) -> Correlation? {
-        let number = Int(columns.provenance[row])
-        guard number < provenances.count else { return nil }
-        let provenance = provenances[number]
-        let (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
-        guard var correlation = try? Correlation(
-            uuid: identity.uuid(of: columns, row: row, metadataDigests: nil), type: type,
-            start: Date(timestamp: columns.start[row]), end: Date(timestamp: columns.end[row]), source: provenance.source,
-            sourceVersion: provenance.sourceVersion, device: provenance.device,
-            creationDate: columns.creation(at: row).map { Date(timestamp: $0) }, metadata: metadata, objects: [])
+        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
+              var correlation = try? Correlation(
+                uuid: parts.uuid, type: type, start: parts.start, end: parts.end, source: parts.provenance.source,
+                sourceVersion: parts.provenance.sourceVersion, device: parts.provenance.device,
+                creationDate: parts.creation, metadata: parts.metadata, objects: [])
         else { return nil }
-        let members = KindAttributes.members(from: attributes[KindAttributes.correlationMembers] ?? "")
+        let members = KindAttributes.members(from: parts.attributes[KindAttributes.correlationMembers] ?? "")
         correlation.memberUUIDs = members.map(\.uuid)
         correlation.memberTypeIdentifiers = members.map(\.type)
         return correlation
