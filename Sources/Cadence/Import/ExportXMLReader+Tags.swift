@@ -480,8 +480,8 @@ extension ExportXMLReader {
         case .correlation:
             summary.correlationCount += 1
             if !isSelfClosing { correlationNesting += 1 }
-            if let problem { addIssue(line: tagLine, "a <Correlation> tag is malformed: \(problem)") }
             if Sink.receivesCorrelations, pendingRecord == nil, pendingCorrelation.record == nil {
+                // Delivered after its end tag, or reported there as skipped with the reason.
                 var record = ExportRecord(type: "", sourceName: "", startDate: "", endDate: "", line: tagLine)
                 record.correlationMemberCount = 0
                 var recordProblem = problem
@@ -490,6 +490,8 @@ extension ExportXMLReader {
                 pendingCorrelation = PendingCorrelation(record: record, problem: recordProblem, repairs: repairs,
                                                         depth: openElements.count + 1)
                 if isSelfClosing { try finishCorrelation(handler: &handler) }
+            } else if let problem {
+                addIssue(line: tagLine, "a <Correlation> tag is malformed: \(problem)")
             }
         case .workout:
             summary.workoutCount += 1

@@ -138,8 +138,11 @@ extension HealthStore {
                 throw CadenceError(.anchorExpired, "the anchor \(anchor.token) is older than the retained deletions (\(snapshot.deletionHorizon)); start again without an anchor")
             }
         }
-        // Each item is a sample or a deleted object.
-        var items: [(sequence: Int64, sample: Sample?, deleted: DeletedObject?)] = []
+        // Each item is a sample (`index` into `samples`) or a deleted object (`-1 - index` into
+        // `deletions`): plain keys, so sorting moves no generic value.
+        var samples: [Sample] = []
+        var deletions: [DeletedObject] = []
+        var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
         if let type = snapshot.types[query.reading.identifier] {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
@@ -147,7 +150,8 @@ extension HealthStore {
             let reader = query.reading.prepare(snapshot, type)
             try type.forEachSelectedRow(plan) { columns, row in
                 guard columns.sequence[row] > after, let sample = reader(columns, row) else { return }
-                items.append((columns.sequence[row], sample, nil))
+                items.append((columns.sequence[row], samples.count))
+                samples.append(sample)
             }
         }
         for tombstone in snapshot.tombstones
@@ -155,7 +159,8 @@ extension HealthStore {
             var metadata: [String: String] = [:]
             metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
             metadata[MetadataKey.syncVersion] = tombstone.syncVersion
-            items.append((tombstone.deletionSequence, nil, DeletedObject(uuid: tombstone.uuid, metadata: metadata)))
+            items.append((tombstone.deletionSequence, -1 - deletions.count))
+            deletions.append(DeletedObject(uuid: tombstone.uuid, metadata: metadata))
         }
         items.sort { $0.sequence < $1.sequence }
         let hasMore = query.limit > 0 && items.count > query.limit
@@ -165,8 +170,8 @@ extension HealthStore {
             anchor: QueryAnchor(storeIdentifier: snapshot.storeIdentifier,
                                 sequence: hasMore ? page.last?.sequence ?? after : max(after, snapshot.lastSequence)),
             hasMore: hasMore)
-        result.samples = page.compactMap(\.sample)
-        result.deletedObjects = page.compactMap(\.deleted)
+        result.samples = page.filter { $0.index >= 0 }.map { samples[$0.index] }
+        result.deletedObjects = page.filter { $0.index < 0 }.map { deletions[-1 - $0.index] }
         result.samples = try query.reading.complete?(result.samples, snapshot) ?? result.samples
         return result
     }

@@ -75,12 +75,15 @@ extension HealthStore {
     private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
         try query.reading.validate(query.predicate)
         guard let type = snapshot.types[query.reading.identifier] else { return [] }
-        var rows: [(start: Int64, end: Int64, sequence: Int64, sample: Sample)] = []
+        // The samples, and plain sort keys that refer to them (sorting moves no generic value).
+        var samples: [Sample] = []
+        var rows: [(start: Int64, end: Int64, sequence: Int64, index: Int)] = []
         let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
         let reader = query.reading.prepare(snapshot, type)
         try type.forEachSelectedRow(plan) { columns, row in
             guard let sample = reader(columns, row) else { return }
-            rows.append((columns.start[row], columns.end[row], columns.sequence[row], sample))
+            rows.append((columns.start[row], columns.end[row], columns.sequence[row], samples.count))
+            samples.append(sample)
         }
         let descriptors = query.sortDescriptors.isEmpty ? [.startDate(ascending: true)] : query.sortDescriptors
         rows.sort { left, right in
@@ -95,7 +98,7 @@ extension HealthStore {
             }
             return left.sequence < right.sequence
         }
-        let selected = Array(query.limit > 0 ? rows.prefix(query.limit) : rows[...]).map(\.sample)
+        let selected = (query.limit > 0 ? rows.prefix(query.limit) : rows[...]).map { samples[$0.index] }
         return try query.reading.complete?(selected, snapshot) ?? selected
     }
 }
