@@ -125,6 +125,12 @@ extension HealthStore {
         try read { try Self.changes(query, snapshot: $0) }
     }
 
+    /// Runs a quantity anchored object query: the generic form specialised at compile time, as
+    /// for sample queries.
+    public func execute(_ query: AnchoredObjectQuery<QuantitySample>) throws -> AnchoredObjectQuery<QuantitySample>.Result {
+        try read { try Self.changes(query, snapshot: $0) }
+    }
+
     static func changes<Sample>(_ query: AnchoredObjectQuery<Sample>, snapshot: StoreSnapshot) throws -> AnchoredObjectQuery<Sample>.Result {
         let after = query.anchor?.sequence ?? 0
         if let anchor = query.anchor {

@@ -72,6 +72,12 @@ extension HealthStore {
         try read { try Self.samples(query, snapshot: $0) }
     }
 
+    /// Runs a quantity sample query: the generic form specialised at compile time (called from
+    /// another module, the generic form moves each sample through its type's witness table).
+    public func execute(_ query: SampleQuery<QuantitySample>) throws -> [QuantitySample] {
+        try read { try Self.samples(query, snapshot: $0) }
+    }
+
     private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
         try query.reading.validate(query.predicate)
         guard let type = snapshot.types[query.reading.identifier] else { return [] }
