@@ -73,6 +73,25 @@ struct CategoryCommandTests {
         #expect(noValues.status != 0 && noValues.standardError.contains("--values"))
     }
 
+    @Test("the type's own priority list, set with cadence priority, ranks the night's sources")
+    func priority() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, _) = try Self.importNight(into: directory)
+        let deep = ["stats", "--store", store, "--type", "sleepAnalysis", "--values", "asleepDeep",
+                    "--interval", "1d", "--anchor", "2024-01-01T12:00:00Z", "--from", "2024-05-01T12:00:00Z",
+                    "--to", "2024-05-02T12:00:00Z", "--time-zone", "UTC", "--format", "json"]
+        // By default the Watch (first seen) decides 01:00-02:00: an hour of deep sleep.
+        let before = try CadenceBinary.succeed(deep).jsonObject()
+        #expect((before["statistics"] as? [[String: Any]])?.first?["duration"] as? Double == 3_600)
+        let shown = try CadenceBinary.succeed(["priority", "--store", store, "--type", "sleepAnalysis", "--set",
+                                               "AutoSleep, Watch"]).standardOutput
+        #expect(shown == "sleepAnalysis: AutoSleep, Watch\n")
+        // AutoSleep now decides every instant it covers, and it says only "asleep".
+        let after = try CadenceBinary.succeed(deep).jsonObject()
+        #expect((after["statistics"] as? [[String: Any]])?.first?["duration"] as? Double == 0)
+    }
+
     @Test("samples lists a category type as a table, CSV and JSON, with value filters")
     func samples() throws {
         let directory = try TemporaryDirectory()
