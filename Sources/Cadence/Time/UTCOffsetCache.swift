@@ -36,6 +36,16 @@ package struct UTCOffsetCache {
         return lookUp(timestamp)
     }
 
+    /// The zone's offset at `timestamp` when it holds from `margin` before to `margin` after it,
+    /// else `nil`.
+    ///
+    /// - Complexity: O(1) within the span of the last answer, else two time zone calls.
+    package mutating func constantOffset(around timestamp: Timestamp, margin: Int64) -> Int? {
+        let from = timestamp - margin
+        if !(from >= validFrom && from < validUntil) { _ = lookUp(from) }
+        return timestamp + margin < validUntil ? seconds : nil
+    }
+
     private mutating func lookUp(_ timestamp: Timestamp) -> Int {
         let date = Date(timestamp: timestamp)
         seconds = timeZone.secondsFromGMT(for: date)
