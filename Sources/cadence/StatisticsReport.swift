@@ -28,12 +28,16 @@ struct StatisticsReport {
     let selection: StatisticsSelection
     let timeZone: TimeZone
     let timeZoneName: String
+    /// From the type's canonical unit, which statistics are in, to ``unit``.
+    private let conversion: UnitConversion
     private(set) var rows: [Row] = []
 
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` when `unit` cannot express the type.
     init(type: QuantityType, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
-         timeZoneName: String) {
+         timeZoneName: String) throws {
         self.type = type
         self.unit = unit
+        self.conversion = try type.canonicalUnit.conversion(to: unit)
         self.selection = selection
         self.timeZone = timeZone
         self.timeZoneName = timeZoneName
@@ -56,7 +60,7 @@ struct StatisticsReport {
         values.reserveCapacity(selection.columns.count)
         var mostRecentValue: Double?
         for column in selection.columns {
-            let value = try column.value(of: statistics, source: source, unit: unit)
+            let value = column.value(of: statistics, source: source, conversion: conversion)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
                 throw CadenceError(.invalidQuery, "the \(column) of \(type.identifier)\(source.map { " from \($0.name)" } ?? "") "

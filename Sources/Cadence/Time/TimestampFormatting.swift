@@ -137,6 +137,13 @@ private struct TimestampText {
 
     /// Appends a non-negative value in decimal, zero-padded to at least `width` digits.
     mutating func appendDigits(_ value: Int64, width: Int) {
+        if width == 2 && value < 100 && count + 2 <= buffer.count {
+            // Most fields: two digits, without the general loop's divisions.
+            buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            buffer[count &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            count &+= 2
+            return
+        }
         var digitCount = 1
         var rest = value / 10
         while rest > 0 {
