@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The summary's format: table or json.")
     var format: OutputFormat = .table
 
-    @Option(help: ArgumentHelp("The cores to read an export on (default: all of them).", valueName: "n"))
+    @Option(help: ArgumentHelp("The cores to read a file on (default: all of them).", valueName: "n"))
     var jobs: Int?
 
     /// How many rejected records the text summary lists with their reasons.
