@@ -258,8 +258,7 @@ public struct CSVReader {
                     endField()
                     index += 1
                 } else if byte == Self.lineFeed || byte == Self.carriageReturn {
-                    try endRow(handler: handler)
-                    breakLine(byte)
+                    try endLine(at: byte, handler: handler)
                     index += 1
                 } else {
                     rowHasContent = true
@@ -283,8 +282,7 @@ public struct CSVReader {
                     endField()
                     fieldState = .fieldStart
                 } else {
-                    try endRow(handler: handler)
-                    breakLine(next)
+                    try endLine(at: next, handler: handler)
                 }
             case .quoted:
                 var end = index
@@ -316,8 +314,7 @@ public struct CSVReader {
                     fieldState = .fieldStart
                     index += 1
                 } else if byte == Self.lineFeed || byte == Self.carriageReturn {
-                    try endRow(handler: handler)
-                    breakLine(byte)
+                    try endLine(at: byte, handler: handler)
                     index += 1
                 } else {
                     fieldState = .unquoted
@@ -401,6 +398,12 @@ public struct CSVReader {
         rowHasContent = false
         skipReason = nil
         fieldState = .fieldStart
+    }
+
+    /// Ends the current row at a line break, and moves to the next line.
+    private mutating func endLine(at byte: UInt8, handler: (inout CSVFields) throws -> Void) throws {
+        try endRow(handler: handler)
+        breakLine(byte)
     }
 
     /// Moves to the next line after a line break that ended a row.
