@@ -77,8 +77,8 @@ struct StatisticsQueryOptions: ParsableArguments {
         let reportUnit = try ArgumentValues.unit(unit, for: quantityType)
         let selection = try StatisticsSelection(parsing: options, for: quantityType)
 
-        var report = StatisticsReport(typeIdentifier: quantityType.identifier, typeName: quantityType.shortIdentifier,
-                                      unit: reportUnit, selection: selection,
+        var report = try StatisticsReport(typeIdentifier: quantityType.identifier, typeName: quantityType.shortIdentifier,
+                                          canonicalUnit: quantityType.canonicalUnit, unit: reportUnit, selection: selection,
                                       timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
         if let interval, let from = resolved.from, let to = resolved.to {
             let intervals = try StatisticsRequest.intervals(
@@ -123,10 +123,10 @@ struct StatisticsQueryOptions: ParsableArguments {
         }
         let selection = try StatisticsSelection(parsing: options, for: nil)
         let names = chosen.sorted().map { value in categoryType.values.first { $0.rawValue == value }?.shortName ?? String(value) }
-        var report = StatisticsReport(typeIdentifier: categoryType.identifier,
-                                      typeName: "\(categoryType.shortIdentifier) (\(names.joined(separator: ", ")))",
-                                      unit: .second, selection: selection, timeZone: resolved.timeZone,
-                                      timeZoneName: resolved.timeZoneName)
+        var report = try StatisticsReport(typeIdentifier: categoryType.identifier,
+                                          typeName: "\(categoryType.shortIdentifier) (\(names.joined(separator: ", ")))",
+                                          canonicalUnit: .second, unit: .second, selection: selection,
+                                          timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
         let intervals = try StatisticsRequest.intervals(
             store: store, category: categoryType, values: chosen, filter: resolved, from: from, to: to,
             interval: interval, anchor: anchor, options: selection.options, priority: priority, parallelism: parallelism)

@@ -38,9 +38,10 @@ enum StatisticColumn: String, CaseIterable {
         }
     }
 
-    /// The statistic's value in `unit` (seconds for ``duration``, a number of samples for
-    /// ``count``), or `nil` when the interval (or the source) has no data.
-    func value(of statistics: Statistics, source: Source?, unit: HealthUnit) throws -> Double? {
+    /// The statistic's value converted from the type's canonical unit by `conversion` (seconds for
+    /// ``duration``, a number of samples for ``count``), or `nil` when the interval (or the source)
+    /// has no data.
+    func value(of statistics: Statistics, source: Source?, conversion: UnitConversion) -> Double? {
         let quantity: Quantity?
         switch self {
         case .sum: quantity = statistics.sumQuantity(for: source)
@@ -51,7 +52,7 @@ enum StatisticColumn: String, CaseIterable {
         case .duration: return statistics.duration(for: source)?.value
         case .count: return statistics.count(for: source).map(Double.init)
         }
-        return try quantity.map { try $0.doubleValue(for: unit) }
+        return quantity.map { conversion.apply($0.value) }
     }
 }
 

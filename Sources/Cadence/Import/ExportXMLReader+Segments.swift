@@ -9,10 +9,13 @@
 // that starts there, and the checks that its assumption held. Kept beside the reader because it
 // reads the tokenizer's state.
 
-extension ExportXMLReader {
+extension ExportXMLReader: SegmentableReader {
+    /// Reads what is left and checks that the file ended where it may (the collector needs nothing more).
+    mutating func finish(into collector: inout SampleCollector) throws -> ExportReadSummary { try finish() }
+
     /// Whether the reader stands between the elements inside the root, with nothing buffered and
     /// no record or correlation open: where a copy may take over at the next top-level tag.
-    var isBetweenTopLevelElements: Bool {
+    var isBetweenRecords: Bool {
         guard case .content = state, !isFinished else { return false }
         return openElements.count == 1 && pendingRecord == nil && correlationNesting == 0
     }
@@ -32,11 +35,11 @@ extension ExportXMLReader {
     /// Whether this segment reader ended between top-level elements under the same root as
     /// `template`, so that the next segment started where its copy assumed.
     func endsLike(_ template: ExportXMLReader) -> Bool {
-        isBetweenTopLevelElements && openNameBytes == template.openNameBytes
+        isBetweenRecords && openNameBytes == template.openNameBytes
     }
 
     /// Whether the root element has been closed, and nothing after it is open.
-    var closedRoot: Bool {
+    var mayEndFile: Bool {
         guard case .content = state, !isFinished else { return false }
         return sawElement && openElements.isEmpty
     }
@@ -72,7 +75,7 @@ extension ExportXMLReader {
 
     /// The first `<Record` tag at or after `start` and before `limit`, alone on its line: where a
     /// top-level record most likely starts.
-    static func topLevelRecordTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int) -> Int? {
+    static func recordStart(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int) -> Int? {
         var index = start
         while index < limit {
             if bytes[index] == UInt8(ascii: "<") && isTopLevelRecordTag(bytes, at: index) { return index }
@@ -82,7 +85,7 @@ extension ExportXMLReader {
     }
 
     /// The last `<Record` tag of `bytes` alone on its line.
-    static func lastTopLevelRecordTag(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func lastRecordStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = bytes.count - 1
         while index > 0 {
             if bytes[index] == UInt8(ascii: "<") && isTopLevelRecordTag(bytes, at: index) { return index }

@@ -100,10 +100,12 @@ public struct HealthDataImporter: Sendable {
     public var flushInterval = 524_288
     /// Called every few thousand records.
     public var progress: (@Sendable (ImportProgress) -> Void)?
-    /// The cores an `export.xml` is read on (1 reads it on the calling thread alone).
+    /// The cores a file is read on (1 reads it on the calling thread alone).
     public var parallelism: Int
-    /// The bytes of an `export.xml` each core reads at a time (small in tests and fuzzing, to cut often).
-    package var segmentBytes = SegmentedExportReader.defaultSegmentBytes
+    /// The bytes of a file each core reads at a time: large enough that a window's bookkeeping is
+    /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
+    /// tests and fuzzing, to cut often).
+    package var segmentBytes = 8 << 20
 
     /// Creates an importer.
     public init(store: HealthStore, strict: Bool = false, batchSize: Int = 100_000,

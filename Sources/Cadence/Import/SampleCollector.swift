@@ -493,8 +493,3 @@ extension ImportSummary {
         correlationRecords += other.correlationRecords
     }
 }
-
-extension SampleCollector {
-    /// Whether everything read went in as it would have in one serial reading.
-    var isClean: Bool { summary.rejected == 0 && !metNewUnknownType }
-}
