@@ -99,10 +99,11 @@ enum XMLFuzzer {
         var lines: [String] = []
         do {
             let summary = try importer.importFile(atPath: path)
+            let unknownTypes = summary.unknownTypes.sorted { $0.key < $1.key }
+            let unknownValues = summary.unknownCategoryValues.sorted { $0.key < $1.key }
             lines.append("\(summary.imported) \(summary.duplicates) \(summary.rejected) \(summary.rejections) "
-                         + "\(summary.unknownTypes.sorted { $0.key < $1.key }) \(summary.categoryRecords) "
-                         + "\(summary.otherRecords) \(summary.correlationRecords) \(summary.correlations) "
-                         + "\(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead)")
+                         + "\(unknownTypes) \(unknownValues) \(summary.otherRecords) \(summary.correlationRecords) "
+                         + "\(summary.correlations) \(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead)")
         } catch {
             lines.append("error: \(error)")
         }

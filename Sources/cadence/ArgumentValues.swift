@@ -77,6 +77,52 @@ enum ArgumentValues {
             "Unknown quantity type \"\(text)\": use a HealthKit identifier such as stepCount or HKQuantityTypeIdentifierHeartRate.")
     }
 
+    /// A sample type of any kind named by `text`: a long identifier decides the kind by its prefix;
+    /// a short name is looked up among quantity, then category, then correlation types, then
+    /// among the types the store holds.
+    enum SampleTypeName {
+        case quantity(QuantityType)
+        case category(CategoryType)
+        case correlation(CorrelationType)
+    }
+
+    /// The sample type of any kind named `text` (`sleepAnalysis`, `HKCategoryTypeIdentifierSleepAnalysis`,
+    /// `stepCount`, `bloodPressure`).
+    ///
+    /// - Throws: ``CadenceError/Code/unknownType``.
+    static func sampleType(_ text: String, in store: HealthStore?) throws -> SampleTypeName {
+        switch SampleKind(identifier: text) {
+        case .category: return .category(CategoryType(identifier: text))
+        case .correlation: return .correlation(CorrelationType(identifier: text))
+        case .quantity: break
+        }
+        if let known = QuantityType.known(text) { return .quantity(known) }
+        if let known = CategoryType.known(text) { return .category(known) }
+        if let known = try? CorrelationType(text) { return .correlation(known) }
+        if let stored = store?.categoryTypes.first(where: { $0.identifier == CategoryType.fullIdentifier(text) }) {
+            return .category(stored)
+        }
+        do {
+            return .quantity(try quantityType(text, in: store))
+        } catch {
+            throw CadenceError(
+                .unknownType,
+                "Unknown sample type \"\(text)\": use a HealthKit identifier such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierHeartRate.")
+        }
+    }
+
+    /// The raw values of `type` named in a `--values` list (short or export names, or numbers).
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` naming the first unknown value and the type's values.
+    static func categoryValues(_ text: String, of type: CategoryType) throws -> [Int] {
+        try list(text).map { name in
+            if let value = type.value(named: name) ?? (type.isKnown ? nil : Int(name)) { return value }
+            let known = type.values.map(\.shortName).joined(separator: ", ")
+            throw CadenceError(.invalidArgument,
+                               "Unknown --values \"\(name)\" for \(type.shortIdentifier)\(known.isEmpty ? "" : ": use \(known)").")
+        }
+    }
+
     /// The unit to report values of `type` in: `text` when given, else the type's canonical unit.
     ///
     /// - Throws: ``CadenceError/Code/unknownUnit`` for text outside HealthKit's unit grammar;

@@ -26,7 +26,8 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount.", valueName: "type"))
+    @Option(help: ArgumentHelp("The quantity, category or correlation type, such as stepCount, sleepAnalysis or bloodPressure.",
+                               valueName: "type"))
     var type: String
 
     @Option(help: ArgumentHelp("The anchor a previous call returned; omit it to start from the beginning.",
@@ -50,7 +51,6 @@ struct ChangesCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.openForReading()
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let zone = try ArgumentValues.timeZone(timeZone)
         let start: QueryAnchor?
         do {
@@ -58,7 +58,21 @@ struct ChangesCommand: ParsableCommand {
         } catch let error as CadenceError {
             throw CadenceError(error.code, "Invalid --anchor: \(error.message)")
         }
-        let result = try store.execute(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit))
+        // One page, whatever the kind, with its samples ready to print.
+        func page<Sample>(_ query: AnchoredObjectQuery<Sample>, _ printed: (Sample) -> SampleOutput.Printed) throws
+            -> (samples: [SampleOutput.Printed], deletedObjects: [DeletedObject], anchor: QueryAnchor, hasMore: Bool)
+        {
+            let result = try store.execute(query)
+            return (result.samples.map(printed), result.deletedObjects, result.anchor, result.hasMore)
+        }
+        let result = switch try ArgumentValues.sampleType(type, in: store) {
+        case .quantity(let quantityType):
+            try page(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit), SampleOutput.printed)
+        case .category(let categoryType):
+            try page(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit), SampleOutput.printed)
+        case .correlation(let correlationType):
+            try page(AnchoredObjectQuery(correlationType: correlationType, anchor: start, limit: limit), SampleOutput.printed)
+        }
         let document = JSONValue.object([
             ("samples", .array(result.samples.map { SampleOutput.json($0, timeZone: zone) })),
             ("deletedObjects", .array(result.deletedObjects.map { deleted in

@@ -104,7 +104,8 @@ struct ImportCommand: ParsableCommand {
                         .object([("line", .integer($0.line)), ("reason", .string($0.reason))])
                     })),
                     ("unknownTypes", .object(summary.unknownTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
-                    ("categoryRecords", .integer(summary.categoryRecords)),
+                    ("unknownCategoryValues", .object(summary.unknownCategoryValues.sorted { $0.key < $1.key }
+                        .map { ($0.key, .integer($0.value)) })),
                     ("otherRecords", .integer(summary.otherRecords)),
                     ("correlationRecords", .integer(summary.correlationRecords)),
                     ("correlations", .integer(summary.correlations)),
@@ -139,10 +140,12 @@ struct ImportCommand: ParsableCommand {
             table.append(["  duplicates skipped", NumberText.grouped(summary.duplicates)])
             table.append(["  rejected", NumberText.grouped(summary.rejected)])
             for (type, count) in summary.unknownTypes.sorted(by: { $0.key < $1.key }) {
-                table.append(["  unknown type \(type) (stored)", NumberText.grouped(count)])
+                table.append(["  unknown type \(TableRenderer.escaped(type)) (stored)", NumberText.grouped(count)])
+            }
+            for (value, count) in summary.unknownCategoryValues.sorted(by: { $0.key < $1.key }) {
+                table.append(["  unknown value \(TableRenderer.escaped(value)) (stored)", NumberText.grouped(count)])
             }
             let counted: [(String, Int)] = [
-                ("category records (not stored)", summary.categoryRecords),
                 ("other records (not stored)", summary.otherRecords),
                 ("records inside correlations (imported at top level)", summary.correlationRecords),
                 ("correlations", summary.correlations),

@@ -51,26 +51,39 @@ struct PriorityCommand: ParsableCommand {
             let store = try storeOptions.openExistingForWriting()
             let names = set.map(ArgumentValues.list)
             if let type {
-                try store.setSourcePriority(clear ? nil : names, for: try ArgumentValues.quantityType(type, in: store))
+                switch try ArgumentValues.sampleType(type, in: store) {
+                case .quantity(let quantityType): try store.setSourcePriority(clear ? nil : names, for: quantityType)
+                case .category(let categoryType): try store.setSourcePriority(clear ? nil : names, for: categoryType)
+                case .correlation:
+                    throw CadenceError(.invalidArgument, "\(type) is a correlation type: sources rank quantity and category types.")
+                }
             } else {
                 try store.setSourcePriority(names ?? [])
             }
             try store.close()
         }
         let store = try storeOptions.openForReading()
-        try show(store.sourcePriorities, only: try type.map { try ArgumentValues.quantityType($0, in: store) })
+        let named: (identifier: String, name: String)? = try type.map { text in
+            switch try ArgumentValues.sampleType(text, in: store) {
+            case .quantity(let quantityType): (quantityType.identifier, quantityType.shortIdentifier)
+            case .category(let categoryType): (categoryType.identifier, categoryType.shortIdentifier)
+            case .correlation(let correlationType): (correlationType.identifier, correlationType.shortIdentifier)
+            }
+        }
+        try show(store.sourcePriorities, only: named)
     }
 
     /// Prints the store-wide list and every type's own, or only what ranks `type`.
-    private func show(_ priorities: SourcePriorities, only type: QuantityType?) throws {
+    private func show(_ priorities: SourcePriorities, only type: (identifier: String, name: String)?) throws {
         var rows: [(scope: String, names: [String], isOwn: Bool)] = []
         if let type {
             let own = priorities.byType[type.identifier]
-            rows.append((type.shortIdentifier, own ?? priorities.storeWide, own != nil))
+            rows.append((type.name, own ?? priorities.storeWide, own != nil))
         } else {
             rows.append(("store-wide", priorities.storeWide, true))
             for (identifier, names) in priorities.byType.sorted(by: { $0.key < $1.key }) {
-                rows.append((QuantityType.known(identifier)?.shortIdentifier ?? identifier, names, true))
+                rows.append((QuantityType.known(identifier)?.shortIdentifier ?? CategoryType.known(identifier)?.shortIdentifier
+                             ?? identifier, names, true))
             }
         }
         output.write(json: {

@@ -16,18 +16,25 @@ import Foundation
 struct SamplesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "samples",
-        abstract: "List the samples of a quantity type.",
+        abstract: "List the samples of a quantity, category or correlation type.",
         discussion: """
             CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
             value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
-            losslessly. Values are in the type's canonical unit.
+            losslessly. Values are in the type's canonical unit; a category sample's value is its \
+            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit; a correlation's lists its \
+            members (JSON: their samples under "objects").
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount or HKQuantityTypeIdentifierBodyMass.",
-                               valueName: "type"))
+    @Option(help: ArgumentHelp(
+        "The quantity or category type, such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierBodyMass.",
+        valueName: "type"))
     var type: String
+
+    @Option(help: ArgumentHelp("Category types: list only these values, comma-separated (asleepCore,asleepDeep).",
+                               valueName: "names"))
+    var values: String?
 
     @OptionGroup var filter: SampleFilterOptions
 
@@ -50,7 +57,7 @@ struct SamplesCommand: ParsableCommand {
     }
 
     /// The `--sort` keys as sort descriptors.
-    func sortDescriptors() throws -> [SampleQuery.SortDescriptor] {
+    func sortDescriptors() throws -> [SampleSortDescriptor] {
         guard let sort else { return [] }
         return try ArgumentValues.list(sort).map { key in
             switch key {
@@ -63,24 +70,43 @@ struct SamplesCommand: ParsableCommand {
         }
     }
 
+    /// `predicate`, narrowed to the `--values` of `type` when given.
+    func categoryPredicate(_ predicate: SamplePredicate, _ type: CategoryType) throws -> SamplePredicate {
+        guard let values else { return predicate }
+        return predicate && .categoryValue(in: try ArgumentValues.categoryValues(values, of: type))
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let resolved = try filter.resolve()
-        let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
-                                sortDescriptors: try sortDescriptors())
-        let samples = try store.execute(query)
+        let sort = try sortDescriptors()
+        let kind = try ArgumentValues.sampleType(type, in: store)
+        if case .category = kind {} else if values != nil {
+            throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is not one.")
+        }
+        let (printed, valueHeading): ([SampleOutput.Printed], String) = switch kind {
+        case .quantity(let quantityType):
+            (try store.execute(SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
+                                           sortDescriptors: sort)).map(SampleOutput.printed),
+             "Value (\(quantityType.canonicalUnit.unitString))")
+        case .category(let categoryType):
+            (try store.execute(SampleQuery(categoryType: categoryType, predicate: try categoryPredicate(resolved.predicate, categoryType),
+                                           limit: limit, sortDescriptors: sort)).map(SampleOutput.printed), "Value")
+        case .correlation(let correlationType):
+            (try store.execute(SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
+                                           sortDescriptors: sort)).map(SampleOutput.printed), "Members")
+        }
         var output = StandardOutput()
         switch format {
         case .json:
             let document = JSONValue.object([
-                ("samples", .array(samples.map { SampleOutput.json($0, timeZone: resolved.timeZone) })),
+                ("samples", .array(printed.map { SampleOutput.json($0, timeZone: resolved.timeZone) })),
             ])
             output.writeLine(document.serialized())
         case .csv:
-            SampleOutput.csv(samples, timeZone: resolved.timeZone, into: &output)
+            SampleOutput.csv(printed, timeZone: resolved.timeZone, into: &output)
         case .table:
-            output.write(SampleOutput.table(samples, type: quantityType, timeZone: resolved.timeZone))
+            output.write(SampleOutput.table(printed, valueHeading: valueHeading, timeZone: resolved.timeZone))
         }
         output.flush()
     }

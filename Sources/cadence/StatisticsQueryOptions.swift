@@ -15,9 +15,16 @@ import Foundation
 ///     cadence stats --store health --type stepCount --from 2024-03-01 --to 2024-04-01 --interval 1d
 ///     cadence batch --stores users --output daily.csv --type stepCount --from 2024-03-01 --to 2024-04-01 --interval 1d
 struct StatisticsQueryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The quantity type, such as stepCount or HKQuantityTypeIdentifierHeartRate.",
-                               valueName: "type"))
+    @Option(help: ArgumentHelp(
+        "The quantity or category type, such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierHeartRate.",
+        valueName: "type"))
     var type: String
+
+    @Option(help: ArgumentHelp("""
+        Category types: the values whose time and samples are measured, comma-separated and from one \
+        track (asleepCore,asleepDeep,asleepREM,asleepUnspecified); default: every value of a type with one track.
+        """, valueName: "names"))
+    var values: String?
 
     @OptionGroup var filter: SampleFilterOptions
 
@@ -31,8 +38,8 @@ struct StatisticsQueryOptions: ParsableArguments {
     var anchor: String?
 
     @Option(help: ArgumentHelp("""
-        Comma-separated statistics: sum, average, minimum, maximum, mostRecent, duration, separateBySource \
-        (default: sum for cumulative types, average,minimum,maximum for discrete ones).
+        Comma-separated statistics: sum, average, minimum, maximum, mostRecent, duration, count, separateBySource \
+        (default: sum for cumulative types, average,minimum,maximum for discrete ones, duration,count for categories).
         """, valueName: "list"))
     var options: String?
 
@@ -57,13 +64,21 @@ struct StatisticsQueryOptions: ParsableArguments {
     /// - Throws: ``CadenceError`` for unreadable arguments, options that do not fit the type, and
     ///   whatever reading the store throws.
     func report(for store: HealthStore, parallelism: Int? = nil) throws -> StatisticsReport {
-        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let resolved = try filter.resolve()
+        let priorityList = priority.map(ArgumentValues.list)
+        if case .category(let categoryType) = try ArgumentValues.sampleType(type, in: store) {
+            return try categoryReport(categoryType, store: store, resolved: resolved, priority: priorityList,
+                                      parallelism: parallelism)
+        }
+        guard values == nil else {
+            throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is a quantity type.")
+        }
+        let quantityType = try ArgumentValues.quantityType(type, in: store)
         let reportUnit = try ArgumentValues.unit(unit, for: quantityType)
         let selection = try StatisticsSelection(parsing: options, for: quantityType)
-        let priorityList = priority.map(ArgumentValues.list)
 
-        var report = try StatisticsReport(type: quantityType, unit: reportUnit, selection: selection,
+        var report = try StatisticsReport(typeIdentifier: quantityType.identifier, typeName: quantityType.shortIdentifier,
+                                          canonicalUnit: quantityType.canonicalUnit, unit: reportUnit, selection: selection,
                                       timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
         if let interval, let from = resolved.from, let to = resolved.to {
             let intervals = try StatisticsRequest.intervals(
@@ -82,6 +97,40 @@ struct StatisticsQueryOptions: ParsableArguments {
                 try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
             }
         }
+        return report
+    }
+
+    /// A category collection (SPEC §14): time and samples of `--values` per interval.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` without `--interval`, without `--values` for
+    ///   a type of several tracks, or for a `--unit`.
+    private func categoryReport(_ categoryType: CategoryType, store: HealthStore, resolved: SampleFilterOptions.Resolved,
+                                priority: [String]?, parallelism: Int?) throws -> StatisticsReport {
+        guard let interval, let from = resolved.from, let to = resolved.to else {
+            throw CadenceError(.invalidArgument, "Statistics of the category type \(categoryType.shortIdentifier) need --interval, --from and --to.")
+        }
+        guard unit == nil else {
+            throw CadenceError(.invalidArgument, "--unit does not apply to the category type \(categoryType.shortIdentifier): durations print as h:mm:ss.")
+        }
+        let chosen: Set<Int>
+        if let values {
+            chosen = Set(try ArgumentValues.categoryValues(values, of: categoryType))
+        } else if categoryType.tracks.count == 1, let track = categoryType.tracks.first {
+            chosen = track
+        } else {
+            let names = categoryType.values.map(\.shortName).joined(separator: ",")
+            throw CadenceError(.invalidArgument, "\(categoryType.shortIdentifier) has several tracks: name the values with --values (from \(names)).")
+        }
+        let selection = try StatisticsSelection(parsing: options, for: nil)
+        let names = chosen.sorted().map { value in categoryType.values.first { $0.rawValue == value }?.shortName ?? String(value) }
+        var report = try StatisticsReport(typeIdentifier: categoryType.identifier,
+                                          typeName: "\(categoryType.shortIdentifier) (\(names.joined(separator: ", ")))",
+                                          canonicalUnit: .second, unit: .second, selection: selection,
+                                          timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
+        let intervals = try StatisticsRequest.intervals(
+            store: store, category: categoryType, values: chosen, filter: resolved, from: from, to: to,
+            interval: interval, anchor: anchor, options: selection.options, priority: priority, parallelism: parallelism)
+        for statistics in intervals { try report.append(statistics, start: statistics.startDate, end: statistics.endDate) }
         return report
     }
 }

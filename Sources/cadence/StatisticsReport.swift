@@ -23,7 +23,9 @@ struct StatisticsReport {
         var sources: [Row]
     }
 
-    let type: QuantityType
+    /// The full identifier of the type reported on, and its short name for headings.
+    let typeIdentifier: String
+    let typeName: String
     let unit: HealthUnit
     let selection: StatisticsSelection
     let timeZone: TimeZone
@@ -33,11 +35,13 @@ struct StatisticsReport {
     private(set) var rows: [Row] = []
 
     /// - Throws: ``CadenceError/Code/incompatibleUnits`` when `unit` cannot express the type.
-    init(type: QuantityType, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
+    init(typeIdentifier: String, typeName: String, canonicalUnit: HealthUnit, unit: HealthUnit,
+         selection: StatisticsSelection, timeZone: TimeZone,
          timeZoneName: String) throws {
-        self.type = type
+        self.typeIdentifier = typeIdentifier
+        self.typeName = typeName
         self.unit = unit
-        self.conversion = try type.canonicalUnit.conversion(to: unit)
+        self.conversion = try canonicalUnit.conversion(to: unit)
         self.selection = selection
         self.timeZone = timeZone
         self.timeZoneName = timeZoneName
@@ -63,7 +67,7 @@ struct StatisticsReport {
             let value = column.value(of: statistics, source: source, conversion: conversion)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
-                throw CadenceError(.invalidQuery, "the \(column) of \(type.identifier)\(source.map { " from \($0.name)" } ?? "") "
+                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \($0.name)" } ?? "") "
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
@@ -86,7 +90,7 @@ struct StatisticsReport {
     func writeJSON(to text: inout OutputText) {
         var offsets = UTCOffsetCache(timeZone: timeZone)
         var document = JSONContainerWriter(indentation: 0, into: &text)
-        for (key, value) in [("type", type.identifier), ("unit", unit.unitString), ("timeZone", timeZoneName)] {
+        for (key, value) in [("type", typeIdentifier), ("unit", unit.unitString), ("timeZone", timeZoneName)] {
             document.beginMember(key, into: &text)
             text.appendJSONString(value)
         }
@@ -246,8 +250,8 @@ struct StatisticsReport {
         var columns = [TableRenderer.Column("Start"), TableRenderer.Column("End")]
         if selection.separateBySource { columns.append(TableRenderer.Column("Source")) }
         for column in selection.columns {
-            let unitText = column == .duration ? "h:mm:ss" : unit.unitString
-            columns.append(TableRenderer.Column("\(column.title) (\(unitText))", alignment: .right))
+            let unitText = column == .duration ? " (h:mm:ss)" : column == .count ? "" : " (\(unit.unitString))"
+            columns.append(TableRenderer.Column(column.title + unitText, alignment: .right))
         }
         var table = TableRenderer(columns: columns)
         for row in rows {
@@ -267,7 +271,9 @@ struct StatisticsReport {
                 table.append(cells)
             }
         }
-        var heading = "\(type.shortIdentifier) in \(unit.unitString), times in \(timeZoneName)\n"
+        // Durations print as clock times and counts as numbers: only other statistics need the unit.
+        let unitPhrase = selection.columns.allSatisfy { $0 == .duration || $0 == .count } ? "" : " in \(unit.unitString)"
+        var heading = "\(typeName)\(unitPhrase), times in \(timeZoneName)\n"
         if rows.isEmpty { heading += "(no intervals)\n" }
         return heading + table.render()
     }

@@ -30,13 +30,39 @@ enum StatisticsRequest {
     static func intervals(store: HealthStore, type: QuantityType, filter: SampleFilterOptions.Resolved,
                           from: Date, to: Date, interval: String, anchor: String?,
                           options: StatisticsOptions, priority: [String]?, parallelism: Int? = nil) throws -> [Statistics] {
+        try intervals(store: store, filter: filter, from: from, to: to, interval: interval, anchor: anchor,
+                      parallelism: parallelism) { anchorDate, components, calendar in
+            try StatisticsCollectionQuery(
+                quantityType: type, quantitySamplePredicate: filter.predicate, options: options,
+                anchorDate: anchorDate, intervalComponents: components, calendar: calendar, sourcePriority: priority)
+        }
+    }
+
+    /// Every interval of a collection over a category type and values (SPEC §14) that intersects
+    /// [`from`, `to`), empty ones included; arguments as for the quantity form.
+    static func intervals(store: HealthStore, category: CategoryType, values: Set<Int>,
+                          filter: SampleFilterOptions.Resolved, from: Date, to: Date, interval: String, anchor: String?,
+                          options: StatisticsOptions, priority: [String]?, parallelism: Int? = nil) throws -> [Statistics] {
+        try intervals(store: store, filter: filter, from: from, to: to, interval: interval, anchor: anchor,
+                      parallelism: parallelism) { anchorDate, components, calendar in
+            try StatisticsCollectionQuery(categoryType: category, values: values, predicate: filter.predicate,
+                                          options: options, anchorDate: anchorDate, intervalComponents: components,
+                                          calendar: calendar, sourcePriority: priority)
+        }
+    }
+
+    /// Reads the interval arguments, builds the query with `makeQuery(anchor, components, calendar)`
+    /// and lists its intervals over [`from`, `to`).
+    private static func intervals(
+        store: HealthStore, filter: SampleFilterOptions.Resolved, from: Date, to: Date, interval: String,
+        anchor: String?, parallelism: Int?,
+        makeQuery: (Date, IntervalComponents, Calendar) throws -> StatisticsCollectionQuery
+    ) throws -> [Statistics] {
         let components = try IntervalComponents(parsing: interval)
         let calendar = ArgumentValues.calendar(in: filter.timeZone)
         let anchorDate = try anchor.map { try ArgumentValues.date($0, option: "--anchor", timeZone: filter.timeZone) }
             ?? defaultAnchor(calendar: calendar)
-        let query = try StatisticsCollectionQuery(
-            quantityType: type, quantitySamplePredicate: filter.predicate, options: options,
-            anchorDate: anchorDate, intervalComponents: components, calendar: calendar, sourcePriority: priority)
+        let query = try makeQuery(anchorDate, components, calendar)
         let collection = try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query)
         // From the interval holding `from` to the one holding the last instant before `to`: every
         // interval that intersects [from, to), and no interval that starts at `to`.

@@ -10,7 +10,7 @@ import Foundation
 
 /// One statistic the `stats` command can print, in the order columns and JSON keys appear.
 enum StatisticColumn: String, CaseIterable {
-    case sum, average, minimum, maximum, mostRecent, duration
+    case sum, average, minimum, maximum, mostRecent, duration, count
 
     /// The library option that computes it.
     var option: StatisticsOptions {
@@ -21,6 +21,7 @@ enum StatisticColumn: String, CaseIterable {
         case .maximum: .discreteMax
         case .mostRecent: .mostRecent
         case .duration: .duration
+        case .count: []  // always computed by category collections
         }
     }
 
@@ -33,11 +34,13 @@ enum StatisticColumn: String, CaseIterable {
         case .maximum: "Maximum"
         case .mostRecent: "Most recent"
         case .duration: "Duration"
+        case .count: "Count"
         }
     }
 
     /// The statistic's value converted from the type's canonical unit by `conversion` (seconds for
-    /// ``duration``), or `nil` when the interval (or the source) has no data.
+    /// ``duration``, a number of samples for ``count``), or `nil` when the interval (or the source)
+    /// has no data.
     func value(of statistics: Statistics, source: Source?, conversion: UnitConversion) -> Double? {
         let quantity: Quantity?
         switch self {
@@ -47,6 +50,7 @@ enum StatisticColumn: String, CaseIterable {
         case .maximum: quantity = statistics.maximumQuantity(for: source)
         case .mostRecent: quantity = statistics.mostRecentQuantity(for: source)
         case .duration: return statistics.duration(for: source)?.value
+        case .count: return statistics.count(for: source).map(Double.init)
         }
         return quantity.map { conversion.apply($0.value) }
     }
@@ -76,16 +80,18 @@ struct StatisticsSelection {
         "average": .average, "discreteAverage": .average,
         "minimum": .minimum, "discreteMin": .minimum,
         "maximum": .maximum, "discreteMax": .maximum,
-        "mostRecent": .mostRecent, "duration": .duration,
+        "mostRecent": .mostRecent, "duration": .duration, "count": .count,
     ]
 
-    /// Reads `--options` for `type`.
+    /// Reads `--options` for `type`, a quantity type or (`nil`) a category type, whose
+    /// statistics are `duration` and `count` (both by default).
     ///
-    /// - Throws: ``CadenceError/Code/invalidArgument`` for an unknown name. (Options that do not
-    ///   fit the type are rejected when the query is built.)
-    init(parsing list: String?, for type: QuantityType) throws {
+    /// - Throws: ``CadenceError/Code/invalidArgument`` for an unknown name or, for a category
+    ///   type, a statistic other than duration and count. (Options that do not fit a quantity
+    ///   type are rejected when the query is built.)
+    init(parsing list: String?, for type: QuantityType?) throws {
         guard let list else {
-            columns = type.aggregationStyle.isDiscrete ? [.average, .minimum, .maximum] : [.sum]
+            columns = type.map { $0.aggregationStyle.isDiscrete ? [.average, .minimum, .maximum] : [.sum] } ?? [.duration, .count]
             separateBySource = false
             return
         }
@@ -94,12 +100,17 @@ struct StatisticsSelection {
         for name in ArgumentValues.list(list) {
             if name == "separateBySource" {
                 bySource = true
-            } else if let column = Self.columnNames[name] {
+            } else if let column = Self.columnNames[name], (type == nil) == [.duration, .count].contains(column)
+                        || (type != nil && column == .duration) {
                 chosen.insert(column)
+            } else if Self.columnNames[name] != nil {
+                throw CadenceError(
+                    .invalidArgument,
+                    "The statistic \"\(name)\" in --options does not apply to \(type == nil ? "a category" : "a quantity") type: use \(type == nil ? "duration, count" : "sum, average, minimum, maximum, mostRecent, duration") or separateBySource.")
             } else {
                 throw CadenceError(
                     .invalidArgument,
-                    "Unknown statistic \"\(name)\" in --options: use sum, average, minimum, maximum, mostRecent, duration or separateBySource.")
+                    "Unknown statistic \"\(name)\" in --options: use sum, average, minimum, maximum, mostRecent, duration, count (category types) or separateBySource.")
             }
         }
         columns = StatisticColumn.allCases.filter(chosen.contains)

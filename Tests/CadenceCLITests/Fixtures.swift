@@ -56,15 +56,15 @@ enum Fixtures {
 
     /// What the export should import, counted from the XML text independently of Cadence.
     struct ExpectedCounts {
-        /// Top-level `HKQuantityTypeIdentifier…` records per type.
+        /// Top-level quantity and category records, and correlations, per type.
         var records: [String: Int] = [:]
         /// Samples per type: every top-level record is one, look-alikes included (SPEC §1).
         var samples: [String: Int] { records }
     }
 
-    /// Counts the quantity records of an export, line by line.
+    /// Counts the quantity and category records and the correlations of an export, line by line.
     ///
-    /// Each `<Record …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
+    /// Each `<Record …>` or `<Correlation …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
     /// the export repeats them at top level, and Cadence imports them once from there. Records that
     /// look alike (the file has 166 such repeats, for example two "Bananas" entries minutes apart)
     /// are distinct objects and each is a sample (SPEC §1).
@@ -73,9 +73,13 @@ enum Fixtures {
         var counts = ExpectedCounts()
         var insideCorrelation = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.contains("<Correlation ") { insideCorrelation = !line.contains("/>") }
+            if line.contains("<Correlation ") {
+                insideCorrelation = !line.contains("/>")
+                counts.records[Self.attributes(of: line)["type"] ?? "", default: 0] += 1
+            }
             if line.contains("</Correlation>") { insideCorrelation = false }
-            guard !insideCorrelation, line.contains("<Record type=\"HKQuantityTypeIdentifier") else { continue }
+            guard !insideCorrelation, line.contains("<Record type=\"HKQuantityTypeIdentifier")
+                || line.contains("<Record type=\"HKCategoryTypeIdentifier") else { continue }
             counts.records[Self.attributes(of: line)["type"] ?? "", default: 0] += 1
         }
         return counts

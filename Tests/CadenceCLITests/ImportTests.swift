@@ -32,7 +32,11 @@ struct ImportTests {
         #expect(file["rejected"] as? Int == 0)
         #expect(file["workouts"] as? Int == 61)
         #expect(file["correlations"] as? Int == 34)
-        #expect((file["categoryRecords"] as? Int ?? 0) == 125)
+        // Sleep, mindful sessions and food correlations are stored too (SPEC §13).
+        #expect(expected.samples["HKCategoryTypeIdentifierSleepAnalysis"] == 121)
+        #expect(expected.samples["HKCategoryTypeIdentifierMindfulSession"] == 4)
+        #expect(expected.samples["HKCorrelationTypeIdentifierFood"] == 34)
+        #expect((file["unknownCategoryValues"] as? [String: Int])?.isEmpty == true)
 
         let info = try CadenceBinary.succeed(["info", "--store", imported.store, "--format", "json"]).jsonObject()
         let types = try #require(info["types"] as? [[String: Any]])

@@ -29,10 +29,15 @@ struct HealthDataImporterTests {
         // One fragment per tag (records may span several lines).
         for fragment in text.split(separator: "<") {
             let line = Substring(fragment.replacingOccurrences(of: "\n", with: " "))
-            if line.hasPrefix("Correlation ") { insideCorrelation = true }
+            if line.hasPrefix("Correlation ") {
+                insideCorrelation = true
+                counts[attribute("type", line), default: 0] += 1
+            }
             if line.hasPrefix("/Correlation>") { insideCorrelation = false }
-            guard !insideCorrelation, line.hasPrefix("Record "), attribute("type", line).hasPrefix("HKQuantityTypeIdentifier") else { continue }
-            counts[attribute("type", line), default: 0] += 1
+            let type = attribute("type", line)
+            guard !insideCorrelation, line.hasPrefix("Record "),
+                  type.hasPrefix("HKQuantityTypeIdentifier") || type.hasPrefix("HKCategoryTypeIdentifier") else { continue }
+            counts[type, default: 0] += 1
         }
         return counts
     }

@@ -93,12 +93,43 @@ struct ImportIdentityTests {
         let body = correlationFirst ? correlation + "\n" + topLevel : topLevel + "\n" + correlation
         let store = HealthStore.inMemory()
         let summary = try Self.importText(ImportFixtures.export(body), into: store)
-        #expect(summary.imported == 4, "three top-level records and the nested one without a twin")
+        #expect(summary.imported == 5, "three top-level records, the nested one without a twin, the correlation")
         #expect(summary.correlationRecords == 2 && summary.duplicates == 0)
-        let values = try Self.samples(store).map(\.value).sorted()
-        #expect(values == [1, 99, 250, 250])
+        let samples = try Self.samples(store)
+        #expect(samples.map(\.value).sorted() == [1, 99, 250, 250])
+        // The correlation refers to both twins and to the nested record stored on its own.
+        let food = try store.execute(SampleQuery(correlationType: .food))
+        #expect(food.count == 1)
+        #expect(Set(food.first?.memberUUIDs ?? []) == Set(samples.filter { $0.value != 1 }.map(\.uuid)))
+        #expect(food.first?.objects.count == 3)
         let again = try Self.importText(ImportFixtures.export(body), into: store)
-        #expect(again.imported == 0 && again.duplicates == 4)
+        #expect(again.imported == 0 && again.duplicates == 5)
+    }
+
+    @Test("Odd correlations: malformed, nested, empty, without a source, with a record left open", arguments: [1, 2])
+    func oddCorrelations(parallelism: Int) throws {
+        let open = #" <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="Nutrino" startDate="2017-11-05 13:00:00 +0200" endDate="2017-11-05 13:00:00 +0200""#
+        let body = [
+            open + "/>",                                              // empty: stored, no members
+            open + " startDate=\"twice\">\n" + Self.food("1", at: "13:00:00", created: "13:00:01") + "\n </Correlation>",
+            open + ">\n" + open + ">\n" + Self.food("2", at: "13:00:00", created: "13:00:02") + "\n </Correlation>\n </Correlation>",
+            #" <Correlation type="HKCorrelationTypeIdentifierFood" startDate="2017-11-05 13:00:00 +0200" endDate="2017-11-05 13:00:00 +0200">"#
+                + "\n" + Self.food("3", at: "13:00:00", created: "13:00:03") + "\n </Correlation>",
+            open + "><MetadataEntry key=\"meal\" value=\"lunch\"/>" + Self.food("4", at: "13:00:00", created: "13:00:04")
+                + "</Correlation>",
+        ].joined(separator: "\n")
+        let store = HealthStore.inMemory()
+        let summary = try Self.importText(ImportFixtures.export(body), into: store, parallelism: parallelism)
+        // The nested records have no top-level twins: each is a sample of its own.
+        #expect(try Self.samples(store).map(\.value).sorted() == [1, 2, 3, 4])
+        let food = try store.execute(SampleQuery(correlationType: .food))
+        // The empty one, the outer of the nested pair (holding the inner one's record) and the one
+        // with metadata; the malformed tag and the one without a source are reported once each.
+        #expect(food.map(\.objects.count).sorted() == [0, 1, 1])
+        #expect(food.first { $0.metadata["meal"] == "lunch" }?.objects.map(\.value) == [4])
+        #expect(summary.rejections.map(\.line) == [5, 13], "\(summary.rejections)")
+        let again = try Self.importText(ImportFixtures.export(body), into: store, parallelism: parallelism)
+        #expect(again.imported == 0)
     }
 
     @Test("Parallel segments number look-alikes exactly as a serial reading does")
@@ -222,9 +253,18 @@ struct ImportIdentityTests {
         let path = try ImportFixtures.appleHealthFile("hkimport-export.xml")
         let store = HealthStore.inMemory()
         let first = try HealthDataImporter(store: store).importFile(atPath: path)
-        #expect(first.duplicates == 0 && first.rejected == 0 && first.imported == 10_814)
+        // 10,814 quantity samples, 121 sleep records, 4 mindful sessions and 34 food correlations.
+        #expect(first.duplicates == 0 && first.rejected == 0 && first.imported == 10_973)
         let again = try HealthDataImporter(store: store).importFile(atPath: path)
         #expect(again.imported == 0 && again.duplicates == first.imported)
+        #expect(try store.execute(SampleQuery(categoryType: .sleepAnalysis)).count == 121)
+        #expect(try store.execute(SampleQuery(categoryType: .sleepAnalysis, predicate: .categoryValue(equalTo: 1))).count == 107)
+        #expect(try store.execute(SampleQuery(categoryType: .mindfulSession)).map(\.value) == [0, 0, 0, 0])
+        // Each food correlation refers to the top-level twins of its nested records, all stored.
+        let food = try store.execute(SampleQuery(correlationType: .food))
+        #expect(food.count == 34)
+        #expect(food.allSatisfy { !$0.objects.isEmpty && $0.objects.map(\.uuid) == $0.memberUUIDs })
+        #expect(food.reduce(0) { $0 + $1.memberUUIDs.count } == 162)
 
         let expected = try Self.dailySums(of: "HKQuantityTypeIdentifierDietaryEnergyConsumed", in: path)
         #expect(abs((expected["2017-11-05"] ?? 0) - 346.9344) < 1e-9 && expected["2017-11-11"] == 2_433)

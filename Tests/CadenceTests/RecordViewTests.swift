@@ -36,7 +36,7 @@ struct RecordViewTests {
         var lines = [
             "records \(collector.records)",
             "rejected \(summary.rejected) \(summary.rejections)", "unknown \(summary.unknownTypes.sorted { $0.key < $1.key })",
-            "category \(summary.categoryRecords) other \(summary.otherRecords) inside \(summary.correlationRecords)",
+            "unknown values \(summary.unknownCategoryValues.sorted { $0.key < $1.key }) other \(summary.otherRecords) inside \(summary.correlationRecords)",
         ]
         for batch in collector.takeBatches() {
             lines.append("batch \(batch.quantityType.identifier) \(batch.provenances)")

@@ -30,7 +30,7 @@ struct SegmentedImportTests {
             summary = [
                 "imported \(result.imported) duplicates \(result.duplicates) rejected \(result.rejected)",
                 "rejections \(result.rejections)", "unknown \(result.unknownTypes.sorted { $0.key < $1.key })",
-                "category \(result.categoryRecords) other \(result.otherRecords) inside \(result.correlationRecords)",
+                "unknown values \(result.unknownCategoryValues.sorted { $0.key < $1.key }) other \(result.otherRecords) inside \(result.correlationRecords)",
                 "correlations \(result.correlations) workouts \(result.workouts) summaries \(result.activitySummaries)",
                 "bytes \(result.bytesRead)",
             ].joined(separator: "; ")

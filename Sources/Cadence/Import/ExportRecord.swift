@@ -46,6 +46,9 @@ public struct ExportRecord: Sendable {
     public var line: Int
     /// Whether the record sits inside a `<Correlation>`; Apple also writes such records at top level.
     public var isInsideCorrelation: Bool
+    /// For a `<Correlation>` element delivered as a record (its type, source, dates and metadata):
+    /// how many records it holds, delivered just before it; `nil` for a `<Record>`.
+    public var correlationMemberCount: Int?
     /// ``startDate`` already parsed, when the reader was asked to (then ``startDate`` is empty).
     var startTimestamp: Timestamp?
     /// ``endDate`` already parsed, when the reader was asked to (then ``endDate`` is empty).

@@ -16,6 +16,10 @@ protocol ExportRecordSink {
     /// Whether plain records come to ``receive(_:)-(ExportRecordView)`` as views.
     static var receivesRecordViews: Bool { get }
 
+    /// Whether top-level `<Correlation>` elements come to ``receive(_:)-(ExportRecord)`` too, as
+    /// records with ``ExportRecord/correlationMemberCount`` set, after the records they hold.
+    static var receivesCorrelations: Bool { get }
+
     /// Receives a complete, well-formed record, in file order.
     mutating func receive(_ record: ExportRecord) throws
 
@@ -25,6 +29,8 @@ protocol ExportRecordSink {
 
 extension ExportRecordSink {
     static var receivesRecordViews: Bool { false }
+
+    static var receivesCorrelations: Bool { false }
 
     /// Receives the record the view stands for, exactly as the reader would have built it with
     /// ``ExportXMLReader/parsesExportDates`` set.

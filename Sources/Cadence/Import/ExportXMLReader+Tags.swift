@@ -279,7 +279,7 @@ extension ExportXMLReader {
                 path: path, line: constructLine)
         }
         let element = Self.elementName(bytes, nameStart, nameEnd)
-        let keepsAttributes = element == .record || element == .metadataEntry
+        let keepsAttributes = element == .record || element == .metadataEntry || element == .correlation
         if keepsAttributes {
             slots = SlotTable()
         }
@@ -360,7 +360,7 @@ extension ExportXMLReader {
                 problem = "attribute \(Self.text(bytes, attributeStart, attributeEnd)) is longer than "
                     + "\(limits.maxAttributeBytes) bytes"
             } else if keepsAttributes {
-                let slot = element == .record
+                let slot = element != .metadataEntry
                     ? Self.recordSlot(bytes, attributeStart, attributeEnd)
                     : Self.metadataSlot(bytes, attributeStart, attributeEnd)
                 if slot >= 0 {
@@ -465,13 +465,34 @@ extension ExportXMLReader {
             summary.metadataEntryCount += 1
             if pendingRecord != nil && openElements.count == pendingRecordDepth {
                 attachMetadataEntry(from: bytes, problem: problem, line: tagLine)
+            } else if pendingCorrelation.record != nil && pendingRecord == nil && openElements.count == pendingCorrelation.depth {
+                // The correlation's own entry: attached as a record's would be, to the correlation.
+                swap(&pendingCorrelation.record, &pendingRecord)
+                swap(&pendingCorrelation.problem, &pendingProblem)
+                swap(&pendingCorrelation.repairs, &pendingRepairs)
+                attachMetadataEntry(from: bytes, problem: problem, line: tagLine)
+                swap(&pendingCorrelation.record, &pendingRecord)
+                swap(&pendingCorrelation.problem, &pendingProblem)
+                swap(&pendingCorrelation.repairs, &pendingRepairs)
             } else if let problem {
                 addIssue(line: tagLine, "a <MetadataEntry> was skipped: \(problem)")
             }
         case .correlation:
             summary.correlationCount += 1
             if !isSelfClosing { correlationNesting += 1 }
-            if let problem { addIssue(line: tagLine, "a <Correlation> tag is malformed: \(problem)") }
+            if Sink.receivesCorrelations, pendingRecord == nil, pendingCorrelation.record == nil {
+                // Delivered after its end tag, or reported there as skipped with the reason.
+                var record = ExportRecord(type: "", sourceName: "", startDate: "", endDate: "", line: tagLine)
+                record.correlationMemberCount = 0
+                var recordProblem = problem
+                var repairs = 0
+                if recordProblem == nil, let bytes { fill(&record, from: bytes, problem: &recordProblem, repairs: &repairs) }
+                pendingCorrelation = PendingCorrelation(record: record, problem: recordProblem, repairs: repairs,
+                                                        depth: openElements.count + 1)
+                if isSelfClosing { try finishCorrelation(handler: &handler) }
+            } else if let problem {
+                addIssue(line: tagLine, "a <Correlation> tag is malformed: \(problem)")
+            }
         case .workout:
             summary.workoutCount += 1
             if let problem { addIssue(line: tagLine, "a <Workout> tag is malformed: \(problem)") }
@@ -523,6 +544,9 @@ extension ExportXMLReader {
             }
         case .correlation:
             correlationNesting -= 1
+            if pendingCorrelation.record != nil && openElements.count + 1 == pendingCorrelation.depth {
+                try finishCorrelation(handler: &handler)
+            }
         default:
             break
         }
@@ -539,6 +563,19 @@ extension ExportXMLReader {
         }
         summary.deliveredRecordCount += 1
         summary.repairedValueCount += repairs
+        if record.isInsideCorrelation { pendingCorrelation.record?.correlationMemberCount? += 1 }
+        try handler.receive(record)
+    }
+
+    /// Delivers the pending correlation (after its records), or reports it as malformed.
+    private mutating func finishCorrelation<Sink: ExportRecordSink>(handler: inout Sink) throws {
+        let pending = pendingCorrelation
+        pendingCorrelation = PendingCorrelation()
+        guard let record = pending.record else { return }
+        if let problem = pending.problem {
+            return addIssue(line: record.line, "a <Correlation> was skipped: \(problem)")
+        }
+        summary.repairedValueCount += pending.repairs
         try handler.receive(record)
     }
 

@@ -170,6 +170,8 @@ public struct ExportXMLReader {
     var pendingRecordDepth = 0
     /// How many `<Correlation>` elements are open.
     var correlationNesting = 0
+    /// The correlation whose end tag has not been read yet, for sinks that receive correlations.
+    var pendingCorrelation = PendingCorrelation()
     /// Whether any element has been read.
     var sawElement = false
     /// Whether ``finish()`` was called or a fatal error was thrown.
@@ -629,4 +631,16 @@ public struct ExportXMLReader {
             false
         }
     }
+}
+
+/// A `<Correlation>` being read: delivered as a record after its end tag, with the number of
+/// records it holds (``ExportRecord/correlationMemberCount``).
+struct PendingCorrelation {
+    var record: ExportRecord?
+    /// Why it is malformed, if it is.
+    var problem: String?
+    /// Values repaired with U+FFFD.
+    var repairs = 0
+    /// Its depth (the count of open elements, itself included).
+    var depth = 0
 }

@@ -29,17 +29,20 @@ public struct ImportSummary: Sendable, Codable {
     public var rejected = 0
     /// The first rejections, in file order.
     public var rejections: [Rejection] = []
-    /// Quantity types Cadence does not know, with their record counts: stored with the unit they
-    /// arrived in and the discrete arithmetic style (SPEC §1).
+    /// Types Cadence does not know, with their record counts: quantity types stored with the unit
+    /// they arrived in and the discrete arithmetic style (SPEC §1), category types with their
+    /// value names verbatim (SPEC §13).
     public var unknownTypes: [String: Int] = [:]
-    /// Category records (`HKCategoryTypeIdentifier…`), counted and not stored.
-    public var categoryRecords = 0
-    /// Records of other kinds (`HKDataType…`, correlation types), counted and not stored.
+    /// Category value names a known type's table does not hold, as `type name`, with their
+    /// record counts: stored verbatim (SPEC §13).
+    public var unknownCategoryValues: [String: Int] = [:]
+    /// Records of other kinds (`HKDataType…`, correlation types as records), counted and not stored.
     public var otherRecords = 0
     /// Records inside `<Correlation>`s that are copies of top-level records (exports repeat them
     /// there), so not stored twice; a nested record without a top-level twin is imported.
     public var correlationRecords = 0
-    /// `<Correlation>`, `<Workout>` and `<ActivitySummary>` elements, counted and not stored.
+    /// `<Correlation>` elements (stored, with their members' UUIDs); `<Workout>` and
+    /// `<ActivitySummary>` elements, counted and not stored.
     public var correlations = 0
     public var workouts = 0
     public var activitySummaries = 0

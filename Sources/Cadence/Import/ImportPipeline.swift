@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// Where an import source's records go, in three steps: the collector normalises them (types,
 /// units, validation) into batches; the batches' look-alike records are numbered in file order
 /// (their identity, SPEC §1) and saved, both on a thread of their own while reading goes on.
@@ -72,27 +74,46 @@ struct ImportPipeline {
     func abandon() { _ = try? saver.finish() }
 
     /// Resolves the records met inside correlations against the file's top-level records
-    /// (SPEC §11): copies are counted, records without a twin are saved.
+    /// (SPEC §11): copies are counted, records without a twin are saved; then saves the
+    /// correlations, each referring to its members' UUIDs (SPEC §13).
     private mutating func saveNestedRecords() throws {
-        let nested = collector.takeNestedRecords()
-        guard !nested.isEmpty, !dryRun else { return }
+        let (nested, correlations) = collector.takeNestedRecords()
+        guard !nested.isEmpty || !correlations.isEmpty, !dryRun else { return }
         var nestedCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
+        var locations: [(batch: Int, row: Int)?] = []
         for var record in nested {
             record.isInsideCorrelation = false
-            nestedCollector.add(record)
+            locations.append(nestedCollector.addLocating(record))
         }
         let occurrences = try saver.countedOccurrences()
         var nestedCounts: [UInt64: UInt32] = [:]
         var batches = nestedCollector.takeBatches()
+        // Each nested row's UUID: its twin's, or its own when it has none (SPEC §11).
+        var uuids: [[UUID]] = []
         for index in batches.indices {
-            collector.summary.correlationRecords += OccurrenceCounter.resolveNested(
-                &batches[index], against: occurrences, nestedCounts: &nestedCounts)
+            let resolved = OccurrenceCounter.resolveNested(&batches[index], against: occurrences, nestedCounts: &nestedCounts)
+            collector.summary.correlationRecords += resolved.dropped
+            uuids.append(resolved.uuids)
         }
         // A nested record that cannot be read is reported like a top-level one.
         for rejection in nestedCollector.summary.rejections {
             collector.summary.reject(line: rejection.line, rejection.reason)
         }
+        let types = batches.map(\.quantityType.identifier)
         batches.removeAll { $0.count == 0 }
         if !batches.isEmpty { try saver.save(batches) }
+        guard !correlations.isEmpty else { return }
+        var correlationCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
+        for (record, firstMember) in correlations {
+            let count = record.correlationMemberCount ?? 0
+            let members = locations[max(firstMember, 0)..<min(firstMember + count, locations.count)].compactMap { location in
+                location.map { (types[$0.batch], uuids[$0.batch][$0.row]) }
+            }
+            correlationCollector.addCorrelation(record, members: members)
+        }
+        for rejection in correlationCollector.summary.rejections {
+            collector.summary.reject(line: rejection.line, rejection.reason)
+        }
+        try saver.save(correlationCollector.takeBatches(), numberingOccurrences: true)
     }
 }

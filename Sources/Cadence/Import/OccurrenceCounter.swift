@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// Numbers the identical records of one file in file order (SPEC §1): the first record with a
 /// given set of attributes is occurrence 0, the next identical one 1, and so on. The number is
 /// part of the record's derived UUID, so look-alike records all stay while a re-import of the
@@ -79,26 +81,30 @@ struct OccurrenceCounter {
     /// Resolves the copies of records found inside `<Correlation>`s (SPEC §11) against the
     /// top-level records counted so far: the *n*-th nested copy of an attribute set is its *n*-th
     /// top-level occurrence and is dropped; a nested record with no top-level twin stays, numbered
-    /// after the twins. Returns how many rows were dropped.
+    /// after the twins. Returns how many rows were dropped, and every row's UUID (its twin's, or
+    /// its own), by its row before the drop: what a correlation refers to.
     ///
     /// - Parameter nestedCounts: The nested copies met so far, by key, across all of the file's batches.
     static func resolveNested(_ batch: inout QuantitySampleBatch, against topLevel: OccurrenceCounter,
-                              nestedCounts: inout [UInt64: UInt32]) -> Int {
+                              nestedCounts: inout [UInt64: UInt32]) -> (dropped: Int, uuids: [UUID]) {
         let columns = batch.columns
         let identity = SampleIdentity(type: batch.quantityType.identifier, provenances: batch.provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
         var keep: [Int] = []
         var occurrences: [UInt32] = []
+        var uuids: [UUID] = []
         for row in 0..<columns.count {
-            let key = identity.attributes(of: columns, row: row, metadataDigests: metadataDigests).key
+            let attributes = identity.attributes(of: columns, row: row, metadataDigests: metadataDigests)
+            let key = attributes.key
             let occurrence = nestedCounts[key, default: 0]
             nestedCounts[key] = occurrence &+ 1
+            uuids.append(columns.explicitUUID(at: row) ?? attributes.uuid(occurrence: occurrence))
             if occurrence < topLevel.count(of: key) { continue }
             keep.append(row)
             occurrences.append(occurrence)
         }
         batch.keepRows(keep)
         batch.setOccurrences(occurrences)
-        return columns.count - keep.count
+        return (columns.count - keep.count, uuids)
     }
 }

@@ -31,6 +31,9 @@ struct SampleCollector {
     /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
     /// once the whole file is read (SPEC §11).
     private(set) var nestedRecords: [ExportRecord] = []
+    /// `<Correlation>`s, in file order, each with where its records start in ``nestedRecords``:
+    /// stored once their members are resolved (SPEC §13).
+    private(set) var correlations: [(record: ExportRecord, firstMember: Int)] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
@@ -106,6 +109,7 @@ struct SampleCollector {
         }
         pending += segment.pending
         records += segment.records
+        correlations += segment.correlations.map { ($0.record, $0.firstMember + nestedRecords.count) }
         nestedRecords += segment.nestedRecords
         recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
@@ -123,10 +127,13 @@ struct SampleCollector {
         return batches
     }
 
-    /// Hands over the records met inside correlations and forgets them.
-    mutating func takeNestedRecords() -> [ExportRecord] {
-        defer { nestedRecords = [] }
-        return nestedRecords
+    /// Hands over the records met inside correlations, and the correlations, and forgets them.
+    mutating func takeNestedRecords() -> (records: [ExportRecord], correlations: [(record: ExportRecord, firstMember: Int)]) {
+        defer {
+            nestedRecords = []
+            correlations = []
+        }
+        return (nestedRecords, correlations)
     }
 
     // MARK: Records
@@ -134,6 +141,10 @@ struct SampleCollector {
     /// Adds a record of an `export.xml`; records inside correlations are kept aside, since Apple
     /// writes them at top level too (see ``takeNestedRecords()``).
     mutating func add(_ record: ExportRecord) {
+        if let members = record.correlationMemberCount {
+            if !dryRun { correlations.append((record, nestedRecords.count - members)) }
+            return
+        }
         if record.isInsideCorrelation {
             records += 1
             if !dryRun { nestedRecords.append(record) }
@@ -157,9 +168,10 @@ struct SampleCollector {
                       metadata: [String: String],
                       parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?) = (nil, nil, nil)) {
         records += 1
-        if identifier.hasPrefix("HKCategoryTypeIdentifier") {
-            summary.categoryRecords += 1
-            return
+        if identifier.hasPrefix(CategoryType.identifierPrefix) {
+            return addCategory(line: line, type: CategoryType(identifier: identifier), sourceName: sourceName,
+                               start: startText, end: endText, value: valueText, uuid: uuid, sourceVersion: sourceVersion,
+                               device: deviceText, creation: creationText, metadata: metadata, parsed: parsed)
         }
         guard identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil else {
             if identifier.isEmpty || sourceName.isEmpty {
@@ -173,23 +185,8 @@ struct SampleCollector {
         guard let valueText, let value = Self.parseNumber(valueText), value.isFinite else {
             return summary.reject(line: line, "the value '\(valueText?.prefix(64) ?? "")' is not a finite number")
         }
-        let start: Timestamp
-        let end: Timestamp
-        var creation: Timestamp?
-        do {
-            start = try parsed.start ?? Self.parseDate(startText)
-            end = try parsed.end ?? Self.parseDate(endText)
-            creation = try parsed.creation ?? creationText.map(Self.parseDate)
-        } catch let error as CadenceError {
-            return summary.reject(line: line, error.message)
-        } catch {
-            return summary.reject(line: line, "\(error)")
-        }
-        guard start <= end else {
-            let startDescription = parsed.start.map { formatRFC3339($0, secondsFromGMT: 0) } ?? startText
-            let endDescription = parsed.end.map { formatRFC3339($0, secondsFromGMT: 0) } ?? endText
-            return summary.reject(line: line, "the start date \(startDescription) is after the end date \(endDescription)")
-        }
+        guard let (start, end, creation) = dates(line: line, start: startText, end: endText, creation: creationText,
+                                                 parsed: parsed) else { return }
         // Resolve the type and convert the value to its canonical unit: consecutive records
         // mostly repeat the previous record's type and unit, so that case does no hashing.
         guard let unitText, !unitText.isEmpty else { return summary.reject(line: line, "the unit is missing") }
@@ -266,6 +263,114 @@ struct SampleCollector {
         }
         appendToRecentBatch(line: line, start: start, end: end, value: canonical, uuid: uuid, creation: creation,
                             metadata: metadata)
+    }
+
+    /// A record's dates, parsed (or as the reader parsed them) and in order; `nil` after
+    /// rejecting the record with the reason.
+    private mutating func dates(line: Int, start startText: String, end endText: String, creation creationText: String?,
+                                parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?))
+        -> (start: Timestamp, end: Timestamp, creation: Timestamp?)?
+    {
+        let start: Timestamp
+        let end: Timestamp
+        let creation: Timestamp?
+        do {
+            start = try parsed.start ?? Self.parseDate(startText)
+            end = try parsed.end ?? Self.parseDate(endText)
+            creation = try parsed.creation ?? creationText.map(Self.parseDate)
+        } catch let error as CadenceError {
+            summary.reject(line: line, error.message)
+            return nil
+        } catch {
+            summary.reject(line: line, "\(error)")
+            return nil
+        }
+        guard start <= end else {
+            let startDescription = parsed.start.map { formatRFC3339($0, secondsFromGMT: 0) } ?? startText
+            let endDescription = parsed.end.map { formatRFC3339($0, secondsFromGMT: 0) } ?? endText
+            summary.reject(line: line, "the start date \(startDescription) is after the end date \(endDescription)")
+            return nil
+        }
+        return (start, end, creation)
+    }
+
+    /// Adds a category record (SPEC §13): its value name becomes the type's raw value; an
+    /// unknown type or value name is stored verbatim and reported once in the summary. A record
+    /// without a value is `notApplicable` for the types that have no values.
+    private mutating func addCategory(line: Int, type: CategoryType, sourceName: String, start startText: String,
+                                      end endText: String, value valueText: String?, uuid: UUID?, sourceVersion: String?,
+                                      device deviceText: String?, creation creationText: String?,
+                                      metadata: [String: String],
+                                      parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?)) {
+        guard !sourceName.isEmpty else { return summary.reject(line: line, "the source name is missing") }
+        let notApplicable = type.values.count == 1 ? type.values.first?.name : nil
+        guard let valueName = valueText.flatMap({ $0.isEmpty ? nil : $0 }) ?? notApplicable else {
+            return summary.reject(line: line, "the value is missing")
+        }
+        guard let (start, end, creation) = dates(line: line, start: startText, end: endText, creation: creationText,
+                                                 parsed: parsed) else { return }
+        let sample: CategorySample
+        do {
+            sample = try CategorySample(uuid: uuid ?? UUID(), type: type, valueName: valueName, start: Date(timestamp: start),
+                                        end: Date(timestamp: end), source: Source(name: sourceName),
+                                        sourceVersion: sourceVersion, device: device(deviceText),
+                                        creationDate: creation.map { Date(timestamp: $0) }, metadata: metadata)
+        } catch let error as CadenceError {
+            return summary.reject(line: line, error.message)
+        } catch {
+            return summary.reject(line: line, "\(error)")
+        }
+        if !type.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
+        if sample.value == CategorySample.unknownValue {
+            summary.unknownCategoryValues[type.shortIdentifier + " " + valueName, default: 0] += 1
+        }
+        guard !dryRun else { return }
+        recentProvenance.batch = -1
+        let batch = batchIndex(for: .series(type.identifier))
+        do {
+            // Without a UUID in the record, the row's identity is derived (SPEC §1).
+            try batches[batch].append(sample, keepingUUID: uuid != nil)
+        } catch let error as CadenceError {
+            return summary.reject(line: line, error.message)
+        } catch {
+            return summary.reject(line: line, "\(error)")
+        }
+        pending += 1
+    }
+
+    /// Adds a record and says where its row went (batch and row), or `nil` when it was not stored.
+    mutating func addLocating(_ record: ExportRecord) -> (batch: Int, row: Int)? {
+        let before = pending
+        add(record)
+        guard pending > before, let batch = batchIndexes[record.type] ?? batchIndexes[QuantityType.fullIdentifier(record.type)]
+        else { return nil }
+        return (batch, batches[batch].count - 1)
+    }
+
+    /// Adds a `<Correlation>` whose members' type identifiers and UUIDs are resolved (SPEC §13).
+    mutating func addCorrelation(_ record: ExportRecord, members: [(type: String, uuid: UUID)]) {
+        let type = CorrelationType(identifier: record.type)
+        guard !record.sourceName.isEmpty else { return summary.reject(line: record.line, "the source name is missing") }
+        guard let (start, end, creation) = dates(line: record.line, start: record.startDate, end: record.endDate,
+                                                 creation: record.creationDate,
+                                                 parsed: (record.startTimestamp, record.endTimestamp, record.creationTimestamp))
+        else { return }
+        var metadata = Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        metadata[KindAttributes.correlationMembers] = KindAttributes.members(members)
+        recentProvenance.batch = -1
+        let batch = batchIndex(for: .series(type.identifier))
+        let provenance = batches[batch].addProvenance(Provenance(source: Source(name: record.sourceName),
+                                                                 sourceVersion: record.sourceVersion,
+                                                                 device: device(record.device)))
+        do {
+            try batches[batch].append(startTimestamp: start, endTimestamp: end, value: Double(members.count),
+                                      provenanceIndex: provenance, creationTimestamp: creation, metadata: metadata)
+        } catch let error as CadenceError {
+            return summary.reject(line: record.line, error.message)
+        } catch {
+            return summary.reject(line: record.line, "\(error)")
+        }
+        pending += 1
     }
 
     /// Adds the record if it is the common one — the type, unit and provenance of the record
@@ -368,6 +473,7 @@ struct SampleCollector {
 
 extension SampleCollector: ExportRecordSink {
     static var receivesRecordViews: Bool { true }
+    static var receivesCorrelations: Bool { true }
 
     mutating func receive(_ record: ExportRecord) { add(record) }
 
@@ -382,7 +488,7 @@ extension ImportSummary {
         rejected += other.rejected
         for rejection in other.rejections where rejections.count < Self.keptRejections { rejections.append(rejection) }
         for (identifier, count) in other.unknownTypes { unknownTypes[identifier, default: 0] += count }
-        categoryRecords += other.categoryRecords
+        for (value, count) in other.unknownCategoryValues { unknownCategoryValues[value, default: 0] += count }
         otherRecords += other.otherRecords
         correlationRecords += other.correlationRecords
     }

@@ -67,9 +67,7 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     /// the prefix and an uppercase first letter.
     public static func fullIdentifier(_ identifier: String) -> String {
         if identifier.hasPrefix(identifierPrefix) { return identifier }
-        if let known = known(identifier) { return known.identifier }
-        guard let first = identifier.first else { return identifier }
-        return identifierPrefix + first.uppercased() + identifier.dropFirst()
+        return known(identifier)?.identifier ?? TypeIdentifier.full(identifier, prefix: identifierPrefix)
     }
 
     /// The short form of the identifier, HealthKit's Swift name: `HKQuantityTypeIdentifierStepCount`
@@ -77,9 +75,7 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     public var shortIdentifier: String {
         guard identifier.hasPrefix(Self.identifierPrefix) else { return identifier }
         let suffix = String(identifier.dropFirst(Self.identifierPrefix.count))
-        if let irregular = Self.irregularShortIdentifiers[suffix] { return irregular }
-        guard let first = suffix.first else { return identifier }
-        return first.lowercased() + suffix.dropFirst()
+        return Self.irregularShortIdentifiers[suffix] ?? TypeIdentifier.short(identifier, prefix: Self.identifierPrefix)
     }
 
     /// The values a sample of this type may have, in the canonical unit **[Cadence rule]**:

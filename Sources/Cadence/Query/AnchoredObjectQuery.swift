@@ -46,7 +46,8 @@ public struct DeletedObject: Sendable, Hashable, Codable {
     public let metadata: [String: String]
 }
 
-/// New samples and deletions since an anchor (HealthKit's `HKAnchoredObjectQuery`, SPEC §9).
+/// New samples and deletions since an anchor (HealthKit's `HKAnchoredObjectQuery`, SPEC §9), for a
+/// type of any kind.
 ///
 ///     var anchor: QueryAnchor? = nil
 ///     repeat {
@@ -58,9 +59,9 @@ public struct DeletedObject: Sendable, Hashable, Codable {
 /// Items come in change order; `limit` caps samples and deleted objects together (0 = none); the
 /// returned anchor is the position of the last item returned (or the current position when
 /// nothing matched), so paging loses and repeats nothing.
-public struct AnchoredObjectQuery: Sendable {
-    /// The type to follow.
-    public var quantityType: QuantityType
+public struct AnchoredObjectQuery<Sample: Sendable>: Sendable {
+    /// The type's series and how its rows become samples.
+    package let reading: SampleReading<Sample>
     /// Which samples (and deletions of such samples) to report.
     public var predicate: SamplePredicate
     /// Changes after this anchor; `nil` for all current samples and all retained deletions.
@@ -68,24 +69,48 @@ public struct AnchoredObjectQuery: Sendable {
     /// The most items to return; 0 is no limit.
     public var limit: Int
 
-    /// Creates a query.
-    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0) {
-        self.quantityType = quantityType
+    package init(reading: SampleReading<Sample>, predicate: SamplePredicate, anchor: QueryAnchor?, limit: Int) {
+        self.reading = reading
         self.predicate = predicate
         self.anchor = anchor
         self.limit = max(0, limit)
     }
 
+    /// The full identifier of the type followed.
+    public var typeIdentifier: String { reading.identifier }
+
     /// One page of changes.
     public struct Result: Sendable {
         /// Samples added after the anchor, in change order.
-        public var samples: [QuantitySample]
+        public var samples: [Sample]
         /// Samples deleted after the anchor, in change order.
         public var deletedObjects: [DeletedObject]
         /// The anchor to pass next time.
         public var anchor: QueryAnchor
         /// Whether the limit cut the page short.
         public var hasMore: Bool
+    }
+}
+
+extension AnchoredObjectQuery where Sample == QuantitySample {
+    /// Creates a query for quantity samples.
+    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0) {
+        self.init(reading: .quantities(quantityType), predicate: predicate, anchor: anchor, limit: limit)
+    }
+}
+
+extension AnchoredObjectQuery where Sample == CategorySample {
+    /// Creates a query for category samples.
+    public init(categoryType: CategoryType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0) {
+        self.init(reading: .categories(categoryType), predicate: predicate, anchor: anchor, limit: limit)
+    }
+}
+
+extension AnchoredObjectQuery where Sample == Correlation {
+    /// Creates a query for correlations; each comes with its members that are still stored.
+    public init(correlationType: CorrelationType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil,
+                limit: Int = 0) {
+        self.init(reading: .correlations(correlationType), predicate: predicate, anchor: anchor, limit: limit)
     }
 }
 
@@ -96,11 +121,17 @@ extension HealthStore {
     ///   ``CadenceError/Code/anchorExpired`` when deletions after the anchor were discarded by compaction;
     ///   ``CadenceError/Code/anchorAhead`` for an anchor from a later change than the store holds.
     /// - Complexity: O(*n*) over the samples of chunks changed after the anchor.
-    public func execute(_ query: AnchoredObjectQuery) throws -> AnchoredObjectQuery.Result {
+    public func execute<Sample>(_ query: AnchoredObjectQuery<Sample>) throws -> AnchoredObjectQuery<Sample>.Result {
         try read { try Self.changes(query, snapshot: $0) }
     }
 
-    static func changes(_ query: AnchoredObjectQuery, snapshot: StoreSnapshot) throws -> AnchoredObjectQuery.Result {
+    /// Runs a quantity anchored object query: the generic form specialised at compile time, as
+    /// for sample queries.
+    public func execute(_ query: AnchoredObjectQuery<QuantitySample>) throws -> AnchoredObjectQuery<QuantitySample>.Result {
+        try read { try Self.changes(query, snapshot: $0) }
+    }
+
+    static func changes<Sample>(_ query: AnchoredObjectQuery<Sample>, snapshot: StoreSnapshot) throws -> AnchoredObjectQuery<Sample>.Result {
         let after = query.anchor?.sequence ?? 0
         if let anchor = query.anchor {
             guard anchor.storeIdentifier == snapshot.storeIdentifier else {
@@ -113,41 +144,41 @@ extension HealthStore {
                 throw CadenceError(.anchorExpired, "the anchor \(anchor.token) is older than the retained deletions (\(snapshot.deletionHorizon)); start again without an anchor")
             }
         }
-        enum Item { case sample(QuantitySample), deleted(DeletedObject) }
-        var items: [(sequence: Int64, item: Item)] = []
-        if let type = snapshot.types[query.quantityType.identifier] {
+        // Each item is a sample (`index` into `samples`) or a deleted object (`-1 - index` into
+        // `deletions`): plain keys, so sorting moves no generic value.
+        var samples: [Sample] = []
+        var deletions: [DeletedObject] = []
+        var items: [(sequence: Int64, index: Int)] = []
+        try query.reading.validate(query.predicate)
+        if let type = snapshot.types[query.reading.identifier] {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
-            let identity = SampleIdentity(type: type.type.identifier, provenances: snapshot.provenances)
+            let reader = query.reading.prepare(snapshot, type)
             try type.forEachSelectedRow(plan) { columns, row in
-                guard columns.sequence[row] > after,
-                      let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances,
-                                                       identity: identity)
-                else { return }
-                items.append((columns.sequence[row], .sample(sample)))
+                guard columns.sequence[row] > after, let sample = reader(columns, row) else { return }
+                items.append((columns.sequence[row], samples.count))
+                samples.append(sample)
             }
         }
         for tombstone in snapshot.tombstones
-        where tombstone.typeIdentifier == query.quantityType.identifier && tombstone.deletionSequence > after {
+        where tombstone.typeIdentifier == query.reading.identifier && tombstone.deletionSequence > after {
             var metadata: [String: String] = [:]
             metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
             metadata[MetadataKey.syncVersion] = tombstone.syncVersion
-            items.append((tombstone.deletionSequence, .deleted(DeletedObject(uuid: tombstone.uuid, metadata: metadata))))
+            items.append((tombstone.deletionSequence, -1 - deletions.count))
+            deletions.append(DeletedObject(uuid: tombstone.uuid, metadata: metadata))
         }
         items.sort { $0.sequence < $1.sequence }
         let hasMore = query.limit > 0 && items.count > query.limit
         let page = hasMore ? Array(items.prefix(query.limit)) : items
-        var result = AnchoredObjectQuery.Result(
+        var result = AnchoredObjectQuery<Sample>.Result(
             samples: [], deletedObjects: [],
             anchor: QueryAnchor(storeIdentifier: snapshot.storeIdentifier,
                                 sequence: hasMore ? page.last?.sequence ?? after : max(after, snapshot.lastSequence)),
             hasMore: hasMore)
-        for (_, item) in page {
-            switch item {
-            case .sample(let sample): result.samples.append(sample)
-            case .deleted(let deleted): result.deletedObjects.append(deleted)
-            }
-        }
+        result.samples = page.filter { $0.index >= 0 }.map { samples[$0.index] }
+        result.deletedObjects = page.filter { $0.index < 0 }.map { deletions[-1 - $0.index] }
+        result.samples = try query.reading.complete?(result.samples, snapshot) ?? result.samples
         return result
     }
 }

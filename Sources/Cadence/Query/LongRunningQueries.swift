@@ -9,8 +9,12 @@ import Foundation
 
 /// A notification that samples of some types changed (HealthKit's `HKObserverQuery` callback).
 public struct ObserverNotification: Sendable {
-    /// The types whose samples a committed transaction touched (all observed types for the first one).
+    /// The quantity types whose samples a committed transaction touched (all observed quantity
+    /// types for the first one).
     public var quantityTypes: [QuantityType]
+    /// The full identifiers of the types, of any kind, whose samples the transaction touched (all
+    /// observed types for the first one).
+    public var typeIdentifiers: [String]
     /// The store's position after the transaction.
     public var anchor: QueryAnchor
 }
@@ -52,21 +56,41 @@ extension HealthStore {
     /// transaction that touches samples of those types **[Cadence rule]**. Cancelling the
     /// iterating task stops it.
     public func observe(_ types: [QuantityType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: types.map(\.identifier), quantityTypes: types)
+    }
+
+    /// Notifications for changes to category `types` (HealthKit's `HKObserverQuery` on a
+    /// category type), as ``observe(_:)-([QuantityType])`` gives them for quantity types.
+    public func observe(_ types: [CategoryType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: types.map(\.identifier), quantityTypes: [])
+    }
+
+    /// Notifications for changes to correlation `types`.
+    public func observe(_ types: [CorrelationType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: types.map(\.identifier), quantityTypes: [])
+    }
+
+    /// Notifications for changes to the types with these full identifiers, of any kind.
+    private func observe(identifiers: [String], quantityTypes: [QuantityType])
+        -> AsyncThrowingStream<ObserverNotification, any Error> {
         return changeStream { [self] change in
             let snapshot = snapshot()
             let anchor = QueryAnchor(storeIdentifier: snapshot.storeIdentifier, sequence: change?.lastSequence ?? snapshot.lastSequence)
-            guard let change else { return ObserverNotification(quantityTypes: types, anchor: anchor) }
-            let touched = types.filter { change.types[$0.identifier] != nil }
-            return touched.isEmpty ? nil : ObserverNotification(quantityTypes: touched, anchor: anchor)
+            let touched = change.map { change in identifiers.filter { change.types[$0] != nil } } ?? identifiers
+            guard !touched.isEmpty else { return nil }
+            return ObserverNotification(quantityTypes: quantityTypes.filter { touched.contains($0.identifier) },
+                                        typeIdentifiers: touched, anchor: anchor)
         }
     }
 
     /// A long-running anchored query: the first page of changes after `query.anchor` (without a
     /// limit), then one result per committed transaction that touches matching samples.
-    public func anchoredUpdates(_ query: AnchoredObjectQuery) -> AsyncThrowingStream<AnchoredObjectQuery.Result, any Error> {
+    public func anchoredUpdates<Sample>(_ query: AnchoredObjectQuery<Sample>)
+        -> AsyncThrowingStream<AnchoredObjectQuery<Sample>.Result, any Error>
+    {
         let position = LockedValue(query.anchor)
         return changeStream { [self] change in
-            if let change, change.types[query.quantityType.identifier] == nil { return nil }
+            if let change, change.types[query.reading.identifier] == nil { return nil }
             var next = query
             next.anchor = position.value
             next.limit = 0

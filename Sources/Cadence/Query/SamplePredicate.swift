@@ -56,6 +56,7 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
         case metadataEquals(String, Set<String>)
         case metadataCompares(String, Comparison, Double)
         case quantity(Comparison, Quantity)
+        case values(Set<Double>)
         case and([Node])
         case or([Node])
         case not(Node)
@@ -109,6 +110,15 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
     /// Samples whose quantity compares to `quantity` (converted to the sample's unit when evaluated).
     public static func quantity(_ comparison: Comparison, _ quantity: Quantity) -> SamplePredicate {
         SamplePredicate(.quantity(comparison, quantity))
+    }
+
+    /// Category samples whose raw value is `value` (HealthKit's `predicateForCategorySamples(with:value:)`).
+    public static func categoryValue(equalTo value: Int) -> SamplePredicate { categoryValue(in: [value]) }
+
+    /// Category samples whose raw value is one of `values` (HealthKit's
+    /// `predicateForCategorySamples(equalToValues:)`).
+    public static func categoryValue(in values: some Sequence<Int>) -> SamplePredicate {
+        SamplePredicate(.values(Set(values.map(Double.init))))
     }
 
     /// Both predicates.
@@ -195,6 +205,8 @@ extension SamplePredicate {
         case .quantity(let comparison, let quantity):
             guard let canonicalUnit, let converted = try? quantity.doubleValue(for: canonicalUnit) else { return false }
             return comparison.holds(columns.value[row], converted)
+        case .values(let values):
+            return values.contains(columns.value[row])
         case .and(let nodes):
             return nodes.allSatisfy { evaluate($0, columns: columns, row: row, provenances: provenances,
                                                typeIdentifier: typeIdentifier, canonicalUnit: canonicalUnit) }

@@ -7,36 +7,60 @@
 
 import Foundation
 
-/// Lists samples (HealthKit's `HKSampleQuery`, SPEC §8).
+/// A sort key of a sample query.
+public enum SampleSortDescriptor: Sendable, Hashable {
+    case startDate(ascending: Bool)
+    case endDate(ascending: Bool)
+}
+
+/// Lists samples of one type (HealthKit's `HKSampleQuery`, SPEC §8), of any kind: ``QuantitySample``,
+/// ``CategorySample`` or ``Correlation``.
 ///
 ///     let latest = SampleQuery(quantityType: .heartRate, limit: 10, sortDescriptors: [.endDate(ascending: false)])
 ///     let samples = try store.execute(latest)
+///     let nights = try store.execute(SampleQuery(categoryType: .sleepAnalysis,
+///                                                predicate: .categoryValue(in: [3, 4, 5])))
 ///
 /// Without sort descriptors the samples come in ascending start order **[Cadence rule]**; a limit of
 /// 0 means no limit.
-public struct SampleQuery: Sendable {
+public struct SampleQuery<Sample: Sendable>: Sendable {
     /// A sort key.
-    public enum SortDescriptor: Sendable, Hashable {
-        case startDate(ascending: Bool)
-        case endDate(ascending: Bool)
-    }
+    public typealias SortDescriptor = SampleSortDescriptor
 
-    /// The type to list.
-    public var quantityType: QuantityType
+    /// The type's series and how its rows become samples.
+    package let reading: SampleReading<Sample>
     /// Which samples to list.
     public var predicate: SamplePredicate
     /// The most samples to return; 0 is no limit.
     public var limit: Int
     /// The order, most significant first.
-    public var sortDescriptors: [SortDescriptor]
+    public var sortDescriptors: [SampleSortDescriptor]
 
-    /// Creates a query.
-    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, limit: Int = 0,
-                sortDescriptors: [SortDescriptor] = []) {
-        self.quantityType = quantityType
+    package init(reading: SampleReading<Sample>, predicate: SamplePredicate, limit: Int,
+                 sortDescriptors: [SampleSortDescriptor]) {
+        self.reading = reading
         self.predicate = predicate
         self.limit = max(0, limit)
         self.sortDescriptors = sortDescriptors
+    }
+
+    /// The full identifier of the type listed.
+    public var typeIdentifier: String { reading.identifier }
+}
+
+extension SampleQuery where Sample == QuantitySample {
+    /// Creates a query for quantity samples.
+    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = []) {
+        self.init(reading: .quantities(quantityType), predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)
+    }
+}
+
+extension SampleQuery where Sample == CategorySample {
+    /// Creates a query for category samples (value predicates: ``SamplePredicate/categoryValue(in:)``).
+    public init(categoryType: CategoryType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = []) {
+        self.init(reading: .categories(categoryType), predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)
     }
 }
 
@@ -44,21 +68,28 @@ extension HealthStore {
     /// Runs a sample query on the current snapshot.
     ///
     /// - Complexity: O(*n* log *n*) over the selected samples of the chunks the predicate does not prune.
-    public func execute(_ query: SampleQuery) throws -> [QuantitySample] {
+    public func execute<Sample>(_ query: SampleQuery<Sample>) throws -> [Sample] {
         try read { try Self.samples(query, snapshot: $0) }
     }
 
-    private static func samples(_ query: SampleQuery, snapshot: StoreSnapshot) throws -> [QuantitySample] {
-        try query.predicate.validate(for: query.quantityType)
-        guard let type = snapshot.types[query.quantityType.identifier] else { return [] }
-        var rows: [(start: Int64, end: Int64, sequence: Int64, sample: QuantitySample)] = []
+    /// Runs a quantity sample query: the generic form specialised at compile time (called from
+    /// another module, the generic form moves each sample through its type's witness table).
+    public func execute(_ query: SampleQuery<QuantitySample>) throws -> [QuantitySample] {
+        try read { try Self.samples(query, snapshot: $0) }
+    }
+
+    private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
+        try query.reading.validate(query.predicate)
+        guard let type = snapshot.types[query.reading.identifier] else { return [] }
+        // The samples, and plain sort keys that refer to them (sorting moves no generic value).
+        var samples: [Sample] = []
+        var rows: [(start: Int64, end: Int64, sequence: Int64, index: Int)] = []
         let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
-        let identity = SampleIdentity(type: type.type.identifier, provenances: snapshot.provenances)
+        let reader = query.reading.prepare(snapshot, type)
         try type.forEachSelectedRow(plan) { columns, row in
-            guard let sample = StoredSample.sample(of: columns, row: row, type: type.type, provenances: snapshot.provenances,
-                                                   identity: identity)
-            else { return }
-            rows.append((columns.start[row], columns.end[row], columns.sequence[row], sample))
+            guard let sample = reader(columns, row) else { return }
+            rows.append((columns.start[row], columns.end[row], columns.sequence[row], samples.count))
+            samples.append(sample)
         }
         let descriptors = query.sortDescriptors.isEmpty ? [.startDate(ascending: true)] : query.sortDescriptors
         rows.sort { left, right in
@@ -73,7 +104,16 @@ extension HealthStore {
             }
             return left.sequence < right.sequence
         }
-        let selected = query.limit > 0 ? rows.prefix(query.limit) : rows[...]
-        return selected.map(\.sample)
+        let selected = (query.limit > 0 ? rows.prefix(query.limit) : rows[...]).map { samples[$0.index] }
+        return try query.reading.complete?(selected, snapshot) ?? selected
+    }
+}
+
+extension SampleQuery where Sample == Correlation {
+    /// Creates a query for correlations; each comes with its members that are still stored.
+    public init(correlationType: CorrelationType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = []) {
+        self.init(reading: .correlations(correlationType), predicate: predicate, limit: limit,
+                  sortDescriptors: sortDescriptors)
     }
 }

@@ -24,6 +24,7 @@ public struct Statistics: Sendable {
         var mostRecent: Double?
         var mostRecentInterval: DateInterval?
         var duration: Double?
+        var count: Int?
         var isEmpty = true
     }
 
@@ -70,7 +71,12 @@ public struct Statistics: Sendable {
     public func mostRecentQuantityDateInterval(for source: Source? = nil) -> DateInterval? {
         values(source)?.mostRecentInterval
     }
-    /// Seconds covered by the contributing samples, overlaps counted once **[Cadence rule]**.
+    /// Category collections (SPEC §14): the samples with a value in the set that start in the
+    /// interval; `nil` for quantity statistics.
+    public func count(for source: Source? = nil) -> Int? { values(source)?.count }
+    /// Seconds covered by the contributing samples, overlaps counted once **[Cadence rule]**;
+    /// for a category collection, the time the best-ranked source's samples have a value in the
+    /// set (SPEC §14).
     public func duration(for source: Source? = nil) -> Quantity? {
         values(source)?.duration.map { Quantity(value: $0, unit: .second) }
     }

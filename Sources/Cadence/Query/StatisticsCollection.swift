@@ -97,10 +97,18 @@ struct StatisticsBuilder {
     let options: StatisticsOptions
     let output: AggregationOutput
 
-    func values(_ accumulator: StatisticsAccumulator, mergedSum: Double?, duration: Double?) -> Statistics.Values {
+    func values(_ accumulator: StatisticsAccumulator, mergedSum: Double?, duration: Double?, count: Int? = nil)
+        -> Statistics.Values
+    {
         var values = Statistics.Values()
         guard accumulator.count > 0 else { return values }
         values.isEmpty = false
+        values.count = count
+        if count != nil {
+            // A category collection (SPEC §14): durations and counts only.
+            if options.contains(.duration) { values.duration = duration ?? 0 }
+            return values
+        }
         let style = type.aggregationStyle
         if options.contains(.cumulativeSum) && !style.isDiscrete { values.sum = mergedSum ?? accumulator.sum }
         if style.isDiscrete {
@@ -118,11 +126,13 @@ struct StatisticsBuilder {
     }
 
     func statistics(interval index: Int, start: Int64, end: Int64) -> Statistics {
-        let merged = values(output.merged[index], mergedSum: output.mergedSum?[index], duration: output.duration?[index])
+        let merged = values(output.merged[index], mergedSum: output.mergedSum?[index], duration: output.duration?[index],
+                            count: output.startCount?[index])
         var bySource: [Source: Statistics.Values] = [:]
         for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
             let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
-            bySource[output.sources[source]] = values(accumulators[index], mergedSum: nil, duration: duration)
+            let count = output.perSourceStartCount.isEmpty ? nil : output.perSourceStartCount[source][index]
+            bySource[output.sources[source]] = values(accumulators[index], mergedSum: nil, duration: duration, count: count)
         }
         return Statistics(quantityType: type, startDate: Date(timestamp: start), endDate: Date(timestamp: end),
                           merged: merged, bySource: bySource)

@@ -21,7 +21,7 @@ import Foundation
 /// intervals have fixed lengths **[Cadence rule]**. The edges are generated once per query and
 /// samples find their interval by binary search over them.
 public struct StatisticsCollectionQuery: Sendable {
-    /// The type to aggregate.
+    /// The type to aggregate (for a category collection, the storage series of ``categoryType``).
     public var quantityType: QuantityType
     /// Which samples to use; it selects samples but never cuts them (SPEC §4).
     public var predicate: SamplePredicate
@@ -35,6 +35,8 @@ public struct StatisticsCollectionQuery: Sendable {
     public var calendar: Calendar
     /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (SPEC §5).
     public var sourcePriority: [String]?
+    /// For a category collection (SPEC §14): the category type and the raw values measured.
+    public internal(set) var category: (type: CategoryType, values: Set<Int>)?
 
     /// Creates a query, validating its options against the type.
     ///

@@ -166,9 +166,9 @@ public final class HealthStore: Sendable {
     /// The store's identity (anchors carry it).
     public var identifier: UUID { snapshot().storeIdentifier }
 
-    /// The types that have ever been saved, sorted by identifier.
+    /// The quantity types that have ever been saved, sorted by identifier.
     public var quantityTypes: [QuantityType] {
-        snapshot().types.values.map(\.type).sorted { $0.identifier < $1.identifier }
+        snapshot().types.values.map(\.type).filter { $0.kind == .quantity }.sorted { $0.identifier < $1.identifier }
     }
 
     /// Read-only: starts polling for the commits of the process writing the store, so that
@@ -214,17 +214,7 @@ public final class HealthStore: Sendable {
     ///   that type's stored samples to index their UUIDs.
     @discardableResult
     public func save(_ samples: [QuantitySample]) throws -> SaveSummary {
-        var batches: [String: QuantitySampleBatch] = [:]
-        var order: [String] = []
-        for sample in samples {
-            let identifier = sample.quantityType.identifier
-            if batches[identifier] == nil {
-                batches[identifier] = QuantitySampleBatch(type: sample.quantityType)
-                order.append(identifier)
-            }
-            try batches[identifier]?.append(sample)
-        }
-        return try save(order.compactMap { batches[$0] })
+        try save(QuantitySampleBatch.grouping(samples, series: \.quantityType) { try $0.append($1) })
     }
 
     /// Saves a columnar batch in one transaction.
@@ -267,6 +257,11 @@ public final class HealthStore: Sendable {
     /// - Returns: The number of samples deleted.
     @discardableResult
     public func deleteSamples(of type: QuantityType, matching predicate: SamplePredicate = .all) throws -> Int {
+        try deleteSamples(ofSeries: type, matching: predicate)
+    }
+
+    /// Deletes every sample of a storage series that `predicate` selects.
+    func deleteSamples(ofSeries type: QuantityType, matching predicate: SamplePredicate) throws -> Int {
         let identifier = type.identifier
         return try delete { provenances, typeSnapshot, columns, row in
             guard typeSnapshot.type.identifier == identifier else { return false }

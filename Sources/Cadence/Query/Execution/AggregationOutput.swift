@@ -23,6 +23,10 @@ package struct AggregationOutput: Sendable {
     package var perSource: [[StatisticsAccumulator]]
     /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
     package var perSourceDuration: [[Double]]
+    /// Category collections: the samples with a value in the set that start in each interval (SPEC §14).
+    package var startCount: [Int]?
+    /// Per source, the same (with `separateBySource`).
+    package var perSourceStartCount: [[Int]] = []
     /// Which of ``sources`` contributed to any interval.
     package var sourcesSeen: [Bool] = []
 }

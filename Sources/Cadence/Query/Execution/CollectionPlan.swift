@@ -60,6 +60,14 @@ package struct CollectionPlan {
     /// - Complexity: O(*c* + *m*) for *c* chunks and *m* intervals when summaries answer, plus the
     ///   samples that must be decoded, spread over the cores.
     package func execute(parallelism: Int? = nil) throws -> StatisticsCollection {
+        if let category = query.category {
+            let sweep = CategoryDurationSweep(
+                snapshot: snapshot, series: query.quantityType, predicate: query.predicate, values: category.values,
+                track: category.type.track(of: category.values), separate: query.options.contains(.separateBySource),
+                edges: hasData ? edges.edges : [], sourcePriority: query.sourcePriority,
+                parallelism: parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+            return StatisticsCollection(query: query, output: try sweep.run(), edges: edges)
+        }
         var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
                                     options: query.options, edges: hasData ? edges.edges : [],
                                     sourcePriority: query.sourcePriority)

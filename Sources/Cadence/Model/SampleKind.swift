@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The kinds of sample a store keeps (HealthKit's `HKSample` subclasses, SPEC §13).
+///
+/// Every kind is stored the same way: one series per type in sorted, compressed columnar chunks
+/// with summaries, under the same log, change sequence and deletion rules. The kind is read from
+/// the type identifier's prefix.
+public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// ``QuantitySample``: `HKQuantityTypeIdentifier…`.
+    case quantity
+    /// ``CategorySample``: `HKCategoryTypeIdentifier…`.
+    case category
+    /// ``Correlation``: `HKCorrelationTypeIdentifier…`.
+    case correlation
+
+    /// The prefix every identifier of the kind starts with.
+    public var identifierPrefix: String {
+        switch self {
+        case .quantity: return QuantityType.identifierPrefix
+        case .category: return CategoryType.identifierPrefix
+        case .correlation: return CorrelationType.identifierPrefix
+        }
+    }
+
+    /// The kind of a full type identifier; identifiers without a known prefix are quantities
+    /// (unknown quantity types are stored under the identifier they arrived with).
+    public init(identifier: String) {
+        self = Self.allCases.first { $0 != .quantity && identifier.hasPrefix($0.identifierPrefix) } ?? .quantity
+    }
+}
+
+/// The long and short forms of HealthKit type identifiers, the same for every kind.
+enum TypeIdentifier {
+    /// `name` with `prefix` and an uppercase first letter (`sleepAnalysis` →
+    /// `HKCategoryTypeIdentifierSleepAnalysis`), or `name` itself when it has the prefix already.
+    static func full(_ name: String, prefix: String) -> String {
+        if name.hasPrefix(prefix) { return name }
+        guard let first = name.first else { return name }
+        return prefix + first.uppercased() + name.dropFirst()
+    }
+
+    /// The identifier without `prefix`, with a lowercase first letter (HealthKit's Swift name),
+    /// or the identifier itself when it lacks the prefix.
+    static func short(_ identifier: String, prefix: String) -> String {
+        guard identifier.hasPrefix(prefix) else { return identifier }
+        let suffix = identifier.dropFirst(prefix.count)
+        guard let first = suffix.first else { return identifier }
+        return first.lowercased() + suffix.dropFirst()
+    }
+}
+
+extension QuantityType {
+    /// The kind of sample this storage series holds. Storage describes every series with a
+    /// ``QuantityType`` (identifier, unit, aggregation style); series of the other kinds carry
+    /// their own prefix, a `count` unit and the `discreteArithmetic` style.
+    package var kind: SampleKind { SampleKind(identifier: identifier) }
+
+    /// The storage series of a type of another kind, whose samples keep their value (a category's
+    /// raw integer) in the value column.
+    package static func series(_ identifier: String) -> QuantityType {
+        QuantityType(identifier: identifier, aggregationStyle: .discreteArithmetic, canonicalUnit: .count)
+    }
+}

@@ -1,0 +1,150 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// How the sample and anchored queries of one kind turn a type's stored rows into public samples:
+/// the series they read, the check of a predicate against the type, and the row-to-sample step,
+/// prepared once per query on its snapshot.
+package struct SampleReading<Sample>: Sendable {
+    /// A prepared row reader: the public sample for a row, or `nil` for a row it cannot show.
+    package typealias RowReader = (SampleColumns, Int) -> Sample?
+
+    /// The storage series (full type identifier).
+    package let identifier: String
+    /// Throws when the predicate cannot apply to the type.
+    package let validate: @Sendable (SamplePredicate) throws -> Void
+    /// Prepares the row reader for a snapshot and the type's storage.
+    package let prepare: @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader
+    /// Completes the samples a listing read (a correlation's members); `nil` when nothing is added.
+    package var complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])?
+
+    package init(identifier: String, validate: @escaping @Sendable (SamplePredicate) throws -> Void = { _ in },
+                 prepare: @escaping @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader,
+                 complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])? = nil) {
+        self.identifier = identifier
+        self.validate = validate
+        self.prepare = prepare
+        self.complete = complete
+    }
+}
+
+extension SampleReading where Sample == QuantitySample {
+    /// Quantity samples of `type`.
+    package static func quantities(_ type: QuantityType) -> SampleReading {
+        SampleReading(identifier: type.identifier, validate: { try $0.validate(for: type) }) { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.sample(of: columns, row: row, type: stored.type, provenances: snapshot.provenances,
+                                    identity: identity)
+            }
+        }
+    }
+}
+
+extension SampleReading where Sample == CategorySample {
+    /// Category samples of `type`.
+    package static func categories(_ type: CategoryType) -> SampleReading {
+        SampleReading(identifier: type.identifier) { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.categorySample(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                                            identity: identity)
+            }
+        }
+    }
+}
+
+extension SampleReading where Sample == Correlation {
+    /// Correlations of `type`, each completed with its members that are still stored.
+    package static func correlations(_ type: CorrelationType) -> SampleReading {
+        SampleReading(identifier: type.identifier, prepare: { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.correlation(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                                         identity: identity)
+            }
+        }, complete: { correlations, snapshot in
+            // The members, read type by type through a UUID listing.
+            var wanted: [String: Set<UUID>] = [:]
+            for correlation in correlations {
+                for (type, uuid) in correlation.memberReferences { wanted[type, default: []].insert(uuid) }
+            }
+            var members: [UUID: QuantitySample] = [:]
+            for (identifier, uuids) in wanted {
+                guard let stored = snapshot.types[identifier] else { continue }
+                let reader = SampleReading<QuantitySample>.quantities(stored.type).prepare(snapshot, stored)
+                let plan = ScanPlan(listing: .uuids(uuids), of: stored, provenances: snapshot.provenances)
+                try stored.forEachSelectedRow(plan) { columns, row in
+                    if let sample = reader(columns, row) { members[sample.uuid] = sample }
+                }
+            }
+            return correlations.map { correlation in
+                var completed = correlation
+                completed.objects = correlation.memberUUIDs.compactMap { members[$0] }
+                return completed
+            }
+        })
+    }
+}
+
+extension StoredSample {
+    /// What a public sample of any kind but a quantity takes from a stored row.
+    private struct RowParts {
+        var uuid: UUID
+        var provenance: Provenance
+        var start: Date
+        var end: Date
+        var creation: Date?
+        /// The public metadata, and the reserved attributes apart (``KindAttributes``).
+        var metadata: [String: String]
+        var attributes: [String: String]
+
+        init?(_ columns: SampleColumns, _ row: Int, provenances: [Provenance], identity: SampleIdentity) {
+            let number = Int(columns.provenance[row])
+            guard number < provenances.count else { return nil }
+            provenance = provenances[number]
+            (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
+            uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
+            start = Date(timestamp: columns.start[row])
+            end = Date(timestamp: columns.end[row])
+            creation = columns.creation(at: row).map { Date(timestamp: $0) }
+        }
+    }
+
+    /// A public category sample for a stored row: the value column holds the raw value, a value
+    /// name the table does not hold is among the reserved attributes (``KindAttributes``).
+    package static func categorySample(of columns: SampleColumns, row: Int, type: CategoryType, provenances: [Provenance],
+                                       identity: SampleIdentity) -> CategorySample? {
+        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity) else { return nil }
+        let provenance = parts.provenance
+        if let name = parts.attributes[KindAttributes.categoryValueName] {
+            return try? CategorySample(uuid: parts.uuid, type: type, valueName: name, start: parts.start, end: parts.end,
+                                       source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                       device: provenance.device, creationDate: parts.creation, metadata: parts.metadata)
+        }
+        return try? CategorySample(uuid: parts.uuid, type: type, value: Int(columns.value[row]), start: parts.start,
+                                   end: parts.end, source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                   device: provenance.device, creationDate: parts.creation, metadata: parts.metadata)
+    }
+
+    /// A public correlation for a stored row, with its member references (the members themselves
+    /// are read after the listing, see ``SampleReading/correlations(_:)``).
+    package static func correlation(of columns: SampleColumns, row: Int, type: CorrelationType, provenances: [Provenance],
+                                    identity: SampleIdentity) -> Correlation? {
+        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
+              var correlation = try? Correlation(
+                uuid: parts.uuid, type: type, start: parts.start, end: parts.end, source: parts.provenance.source,
+                sourceVersion: parts.provenance.sourceVersion, device: parts.provenance.device,
+                creationDate: parts.creation, metadata: parts.metadata, objects: [])
+        else { return nil }
+        let members = KindAttributes.members(from: parts.attributes[KindAttributes.correlationMembers] ?? "")
+        correlation.memberUUIDs = members.map(\.uuid)
+        correlation.memberTypeIdentifiers = members.map(\.type)
+        return correlation
+    }
+}
