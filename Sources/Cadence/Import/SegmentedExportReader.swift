@@ -204,7 +204,9 @@ extension ExportXMLReader {
     }
 
     /// Whether nothing read was malformed.
-    var readCleanly: Bool { summary.malformedRecordCount == 0 && summary.issues.isEmpty }
+    var readCleanly: Bool {
+        summary.malformedRecordCount == 0 && summary.malformedWorkoutCount == 0 && summary.issues.isEmpty
+    }
 
     /// Takes the state of a segment copy that read the bytes right after this reader's last
     /// byte, adding its lines and counts to this reader's.
@@ -229,6 +231,8 @@ extension ExportReadSummary {
         malformedRecordCount += other.malformedRecordCount
         correlationCount += other.correlationCount
         workoutCount += other.workoutCount
+        deliveredWorkoutCount += other.deliveredWorkoutCount
+        malformedWorkoutCount += other.malformedWorkoutCount
         activitySummaryCount += other.activitySummaryCount
         metadataEntryCount += other.metadataEntryCount
         otherElementCount += other.otherElementCount
