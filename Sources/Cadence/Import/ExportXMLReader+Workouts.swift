@@ -63,38 +63,25 @@ extension ExportXMLReader {
         _ tag: UnsafeBufferPointer<UInt8>
     ) -> (ExportWorkoutBuilder.Attributes?, String?) {
         var attributes = ExportWorkoutBuilder.Attributes()
-        let count = tag.count
-        var index = 1
-        while index < count && Self.isNameByte(tag[index]) { index += 1 }
-        while true {
-            while index < count && Self.isWhitespace(tag[index]) { index += 1 }
-            guard index < count && Self.isNameByte(tag[index]) else { break }
-            let nameStart = index
-            while index < count && Self.isNameByte(tag[index]) { index += 1 }
-            let name = UnsafeBufferPointer(rebasing: tag[nameStart..<index])
-            while index < count && Self.isWhitespace(tag[index]) { index += 1 }
-            // A name without `=value` is ignored, as for records (iOS 8 wrote names with spaces).
-            guard index < count && tag[index] == UInt8(ascii: "=") else { continue }
-            index += 1
-            while index < count && Self.isWhitespace(tag[index]) { index += 1 }
-            guard index < count else { break }
-            let quote = tag[index]
-            index += 1
-            let valueStart = index
-            while index < count && tag[index] != quote { index += 1 }
-            let value = UnsafeBufferPointer(rebasing: tag[valueStart..<min(index, count)])
-            index += 1
+        var nameEnd = 1
+        while nameEnd < tag.count && Self.isNameByte(tag[nameEnd]) { nameEnd += 1 }
+        var problem: String?
+        let syntax = XMLTagAttributes.forEach(in: UnsafeBufferPointer(rebasing: tag[nameEnd..<max(nameEnd, tag.count - 1)])) {
+            name, value in
+            guard problem == nil else { return }
             guard attributes.pairs.count < Self.maxWorkoutTagAttributes else {
-                return (nil, "it has more than \(Self.maxWorkoutTagAttributes) attributes")
+                problem = "it has more than \(Self.maxWorkoutTagAttributes) attributes"
+                return
             }
             switch valueDecoder.decode(value) {
             case .decoded(let text, let repaired):
                 if repaired { summary.repairedValueCount += 1 }
                 attributes.pairs.append((String(decoding: name, as: UTF8.self), text))
             case .rejected(let reason):
-                return (nil, "attribute \(Self.text(name)): \(reason)")
+                problem = "attribute \(Self.text(name)): \(reason)"
             }
         }
+        if let problem = problem ?? syntax { return (nil, problem) }
         return (attributes, nil)
     }
 }

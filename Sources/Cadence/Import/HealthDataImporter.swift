@@ -43,6 +43,13 @@ public struct ImportSummary: Sendable, Codable {
     public var correlations = 0
     public var workouts = 0
     public var activitySummaries = 0
+    /// Workout route files (GPX) read.
+    public var workoutRoutes = 0
+    /// Route files that are missing or could not be read whole, and route points skipped; the
+    /// workouts themselves are still read.
+    public var routeIssueCount = 0
+    /// The first of those problems, with the line of their workout.
+    public var routeIssues: [Rejection] = []
     /// Bytes read (of the uncompressed XML for a zip).
     public var bytesRead = 0
 
@@ -101,6 +108,9 @@ public struct HealthDataImporter: Sendable {
     public var parallelism: Int
     /// The bytes of an `export.xml` each core reads at a time (small in tests and fuzzing, to cut often).
     package var segmentBytes = SegmentedExportReader.defaultSegmentBytes
+    /// Receives each batch's workouts, numbered and with their routes read, in file order: where
+    /// saving them is to go once the store keeps workouts; until then they are counted only.
+    package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?
 
     /// Creates an importer.
     public init(store: HealthStore, strict: Bool = false, batchSize: Int = 100_000,

@@ -31,6 +31,8 @@ struct SampleCollector {
     /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
     /// once the whole file is read (SPEC §11).
     private(set) var nestedRecords: [ExportRecord] = []
+    /// Workouts read and not taken yet, with the lines of their `<Workout>` tags, in file order.
+    private(set) var workouts: [(workout: Workout, line: Int)] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
@@ -107,6 +109,7 @@ struct SampleCollector {
         pending += segment.pending
         records += segment.records
         nestedRecords += segment.nestedRecords
+        workouts += segment.workouts
         recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
@@ -121,6 +124,12 @@ struct SampleCollector {
             pending = 0
         }
         return batches
+    }
+
+    /// Hands over the workouts read, with the lines of their `<Workout>` tags, and forgets them.
+    mutating func takeWorkouts() -> [(workout: Workout, line: Int)] {
+        defer { workouts = [] }
+        return workouts
     }
 
     /// Hands over the records met inside correlations and forgets them.
@@ -437,6 +446,8 @@ extension SampleCollector: ExportRecordSink {
     mutating func receive(_ record: ExportRecord) { add(record) }
 
     mutating func receive(_ view: ExportRecordView) { add(view) }
+
+    mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
 }
 
 extension ImportSummary {
