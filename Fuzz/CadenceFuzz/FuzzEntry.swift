@@ -9,7 +9,7 @@
 //
 // Built by Fuzz/run.sh with `-sanitize=fuzzer,address -D CADENCE_FUZZING`, the module exports
 // `LLVMFuzzerTestOneInput` and libFuzzer supplies `main`; the target to fuzz is chosen with the
-// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml). A plain `swift build`
+// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml, gpx). A plain `swift build`
 // compiles the same code as an ordinary tool that writes the seed corpus and replays inputs
 // without sanitizers (`cadence-fuzz seed DIR`, `cadence-fuzz replay TARGET FILE...`).
 
@@ -23,9 +23,9 @@ import Musl
 import Darwin
 #endif
 
-/// The four fuzz targets.
+/// The five fuzz targets.
 enum FuzzTarget: String, CaseIterable {
-    case chunk, wal, csv, xml
+    case chunk, wal, csv, xml, gpx
 
     /// Runs one input through the target. Inputs that are rejected with a ``CadenceError`` are
     /// fine; anything else the harness considers a bug traps, so libFuzzer records it.
@@ -35,6 +35,7 @@ enum FuzzTarget: String, CaseIterable {
         case .wal: LogFuzzer.run(bytes)
         case .csv: CSVFuzzer.run(bytes)
         case .xml: XMLFuzzer.run(bytes)
+        case .gpx: GPXFuzzer.run(bytes)
         }
     }
 
@@ -136,7 +137,7 @@ struct CadenceFuzzTool {
     }
 
     static func usage() -> Never {
-        printError("usage: cadence-fuzz seed DIR | cadence-fuzz replay chunk|wal|csv|xml FILE...\n")
+        printError("usage: cadence-fuzz seed DIR | cadence-fuzz replay chunk|wal|csv|xml|gpx FILE...\n")
         exit(2)
     }
 }

@@ -7,6 +7,7 @@
 
 import Cadence
 import Foundation
+import Synchronization
 
 /// Fuzzes the `export.xml` reader and the export importer (of `export.xml` and `export.zip`).
 ///
@@ -96,13 +97,26 @@ enum XMLFuzzer {
         let store = HealthStore.inMemory()
         var importer = HealthDataImporter(store: store, strict: strict, batchSize: 3, parallelism: parallelism)
         importer.segmentBytes = segmentBytes
+        let workouts = Mutex<[String]>([])
+        importer.workoutHandler = { batch in
+            workouts.withLock { lines in
+                lines += batch.map { workout in
+                    "\(workout.uuid) \(workout.activityType) \(workout.source.name) \(workout.startDate) \(workout.duration) "
+                        + "\(String(describing: workout.totalEnergyBurned)) \(String(describing: workout.totalDistance)) "
+                        + "\(workout.metadata.sorted { $0.key < $1.key }) \(workout.events.count) "
+                        + "\(workout.statistics.count) \(workout.activities.count) "
+                        + "\(workout.routes.map { "\(String(describing: $0.filePath)) \($0.locations.count)" })"
+                }
+            }
+        }
         var lines: [String] = []
         do {
             let summary = try importer.importFile(atPath: path)
             lines.append("\(summary.imported) \(summary.duplicates) \(summary.rejected) \(summary.rejections) "
                          + "\(summary.unknownTypes.sorted { $0.key < $1.key }) \(summary.categoryRecords) "
                          + "\(summary.otherRecords) \(summary.correlationRecords) \(summary.correlations) "
-                         + "\(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead)")
+                         + "\(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead) "
+                         + "\(summary.workoutRoutes) \(summary.routeIssueCount)")
         } catch {
             lines.append("error: \(error)")
         }
@@ -117,6 +131,6 @@ enum XMLFuzzer {
         } catch {
             fuzzFailure("the imported store cannot be read back: \(error)")
         }
-        return lines
+        return lines + workouts.withLock { $0 }
     }
 }
