@@ -64,6 +64,20 @@ func fuzzFailure(_ message: String) -> Never {
     abort()
 }
 
+/// Calls `body` with consecutive pieces of `bytes`, of the sizes given (cycling; at least 1).
+func forEachPiece(of bytes: [UInt8], sizes: [Int], _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    try bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        var piece = 0
+        while offset < buffer.count {
+            let end = min(buffer.count, offset + max(1, sizes[piece % sizes.count]))
+            try body(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+            piece += 1
+        }
+    }
+}
+
 /// Runs `body`, accepting a ``CadenceError`` and failing on any other error.
 @discardableResult
 func expectingCadenceErrors<T>(_ what: String, _ body: () throws -> T) -> T? {

@@ -41,16 +41,7 @@ enum GPXFuzzer {
         var outcome = Outcome()
         var reader = GPXReader(limits: limits, path: "route.gpx")
         do {
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                var piece = 0
-                while offset < buffer.count {
-                    let end = min(buffer.count, offset + max(1, pieces[piece % pieces.count]))
-                    try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
-                    offset = end
-                    piece += 1
-                }
-            }
+            try forEachPiece(of: bytes, sizes: pieces) { try reader.feed($0) }
             try reader.finish()
             outcome.summary = reader.summary
         } catch let error as CadenceError {

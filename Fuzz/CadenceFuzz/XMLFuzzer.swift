@@ -57,16 +57,7 @@ enum XMLFuzzer {
                     + "\(record.metadata.map { "\($0.key)=\($0.value)" })")
         }
         do {
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                var piece = 0
-                while offset < buffer.count {
-                    let end = min(buffer.count, offset + max(1, pieces[piece % pieces.count]))
-                    try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]), to: handler)
-                    offset = end
-                    piece += 1
-                }
-            }
+            try forEachPiece(of: bytes, sizes: pieces) { try reader.feed($0, to: handler) }
             outcome.summary = try reader.finish()
         } catch let error as CadenceError {
             outcome.error = error

@@ -14,7 +14,7 @@ import Foundation
 /// Points are projected equirectangularly around the route's middle latitude (x scaled by its
 /// cosine), which keeps shapes true for routes a person covers in a workout; the projection is
 /// fitted into the drawing with the same scale on both axes. A route crossing the 180° meridian is
-/// drawn as if cut there. Uses ``SVGChart``'s number formatting and escaping.
+/// drawn as if cut there. Uses ``SVGChart``'s header, number formatting, escaping and ticks.
 struct SVGRouteMap {
     var title: String
     var subtitle: String
@@ -73,16 +73,7 @@ struct SVGRouteMap {
 
     /// The map as a standalone SVG document.
     func render() -> String {
-        var svg = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
-            font-family="Helvetica, Arial, sans-serif" font-size="12">
-            <title>\(SVGChart.escape(title))</title>
-            <rect x="0" y="0" width="\(width)" height="\(height)" fill="#ffffff"/>
-            <text x="\(SVGChart.number(margin))" y="26" font-size="18" font-weight="bold" fill="#222">\(SVGChart.escape(title))</text>
-            <text x="\(SVGChart.number(margin))" y="46" fill="#555">\(SVGChart.escape(subtitle))</text>
-
-            """
+        var svg = SVGChart.header(width: width, height: height, title: title, subtitle: subtitle, left: margin)
         guard let projection = projection() else {
             let middleY = top + (Double(height) - top - margin) / 2
             svg += "<text x=\"\(SVGChart.number(Double(width) / 2))\" y=\"\(SVGChart.number(middleY))\" text-anchor=\"middle\" "

@@ -27,12 +27,10 @@ public struct WorkoutActivityType: Hashable, Sendable, Codable, CustomStringConv
     /// case) for a known type. A long name Cadence does not know is kept as it is; a short one gets
     /// the prefix and an uppercase first letter.
     public init(_ name: String) {
-        if name.hasPrefix(Self.identifierPrefix) {
-            identifier = name
-        } else if let known = Self.tableByLowercasedShortName[name.lowercased()] {
+        if !name.hasPrefix(Self.identifierPrefix), let known = Self.tableByLowercasedShortName[name.lowercased()] {
             identifier = known.name
         } else {
-            identifier = Self.identifierPrefix + (name.first.map { $0.uppercased() + name.dropFirst() } ?? "")
+            identifier = HealthKitIdentifier.prefixed(name, Self.identifierPrefix)
         }
     }
 

@@ -18,11 +18,7 @@ public struct WorkoutEventType: Hashable, Sendable, Codable, CustomStringConvert
     /// A type by its name, long (`HKWorkoutEventTypePause`) or short (`pause`); an unknown long name
     /// is kept as it is.
     public init(_ name: String) {
-        if name.hasPrefix(Self.identifierPrefix) {
-            identifier = name
-        } else {
-            identifier = Self.identifierPrefix + (name.first.map { $0.uppercased() + name.dropFirst() } ?? "")
-        }
+        identifier = HealthKitIdentifier.prefixed(name, Self.identifierPrefix)
     }
 
     /// HealthKit's raw value, or `nil` for a type Cadence does not know.
