@@ -88,8 +88,7 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         if let input {
-            try runStateless(input)
-            return
+            return try userRows.writeStatistics(ofSamplesIn: input, userColumn: userColumn, query: query)
         }
         let users = try stores.map { try BatchUser.stores(in: $0) } ?? list.map { try BatchUser.list(at: $0) } ?? []
         let run = BatchRun(command: self, users: users)
@@ -100,18 +99,8 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    /// The rows of one user's report in the chosen format.
-    func rows(of report: StatisticsReport, user: String) -> String {
-        switch format {
-        case .json: report.jsonLines(leadingMembers: [("user", .string(user))])
-        default: report.csvRows(leadingFields: [user])
-        }
-    }
-
-    /// The CSV header line for `report`'s rows; empty for JSON lines.
-    func header(of report: StatisticsReport) -> String {
-        format == .json ? "" : report.csvHeader(leadingColumns: ["user"])
-    }
+    /// How users' rows are written.
+    var userRows: UserRowsOutput { UserRowsOutput(format: format) }
 
     /// What `--output` parts must agree on to be resumed.
     var job: String {
@@ -122,43 +111,6 @@ struct BatchCommand: ParsableCommand {
                 "timeZone=\(query.filter.timeZone ?? TimeZone.current.identifier)", "interval=\(query.interval ?? "")",
                 "anchor=\(query.anchor ?? "")", "options=\(query.options ?? "")", "priority=\(query.priority ?? "")",
                 "unit=\(query.unit ?? "")"].joined(separator: "\n") + "\n"
-    }
-
-    /// `--input`: one in-memory store per user, rows written as each user ends.
-    private func runStateless(_ input: String) throws {
-        let name = input == "-" ? "<stdin>" : input
-        let source: FileHandle
-        if input == "-" {
-            source = FileHandle.standardInput
-        } else {
-            guard let file = FileHandle(forReadingAtPath: input) else {
-                throw CadenceError(.notFound, "the input cannot be opened", path: input)
-            }
-            source = file
-        }
-        var output = StandardOutput()
-        var wroteHeader = false
-        var rejected = 0
-        let reader = UserPartitionedCSVReader(userColumn: userColumn, name: name)
-        try reader.read(from: { buffer in
-            let data = source.readData(ofLength: buffer.count)
-            data.copyBytes(to: buffer)
-            return data.count
-        }) { user, store, summary in
-            for rejection in summary.rejections {
-                StandardStreams.writeError("Error: \(name):\(rejection.line): user '\(user)': \(rejection.reason)")
-            }
-            rejected += summary.rejected
-            let report = try query.report(for: store)
-            if !wroteHeader { output.write(header(of: report)) }
-            wroteHeader = true
-            output.write(rows(of: report, user: user))
-        }
-        output.flush()
-        if rejected > 0 {
-            StandardStreams.writeError("Error: \(rejected) row(s) of \(name) could not be read and are not counted.")
-            throw ExitCode.failure
-        }
     }
 
     private func writeFailures(_ failed: [BatchRun.Failure], to path: String) throws {

@@ -107,7 +107,7 @@ struct BatchRun {
                     defer { try? store.close() }
                     // Each worker is one core: its queries aggregate serially, and --jobs says the cores used.
                     let report = try command.query.report(for: store, parallelism: 1)
-                    rows = (command.header(of: report), command.rows(of: report, user: user.identifier))
+                    rows = (command.userRows.header(of: report), command.userRows.rows(of: report, user: user.identifier))
                 } catch {
                     failure = Failure(user: user, reason: Self.reason(error, store: user.store))
                 }

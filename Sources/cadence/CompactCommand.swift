@@ -24,7 +24,7 @@ struct CompactCommand: ParsableCommand {
             its old or its new files.
             """)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Flag(help: """
         Also forget which samples were deleted; `cadence changes` then refuses anchors from \
@@ -32,12 +32,7 @@ struct CompactCommand: ParsableCommand {
         """)
     var forgetDeletions = false
 
-    @Option(help: "The output format: table (a sentence) or json.")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        try format.require([.table, .json], in: "compact")
-    }
+    @OptionGroup var output: ReportFormatOptions
 
     func run() throws {
         let store = try storeOptions.openExistingForWriting()
@@ -45,18 +40,15 @@ struct CompactCommand: ParsableCommand {
         try store.compact(discardingDeletionsBefore: forgetDeletions ? before.lastSequence : nil)
         let after = try store.info()
         try store.close()
-        var output = StandardOutput()
-        switch format {
-        case .json:
-            output.writeLine(JSONValue.object([
+        output.write(json: {
+            JSONValue.object([
                 ("chunkBytesBefore", .integer(before.totalChunkBytes)),
                 ("chunkBytesAfter", .integer(after.totalChunkBytes)),
                 ("deletedObjects", .integer(after.deletedObjects)),
-            ]).serialized())
-        default:
+            ])
+        }, table: { output in
             output.writeLine("Compacted \(storeOptions.store): chunk files \(ByteCountText.format(before.totalChunkBytes)) "
                              + "→ \(ByteCountText.format(after.totalChunkBytes)), \(after.deletedObjects) deleted samples remembered.")
-        }
-        output.flush()
+        })
     }
 }

@@ -20,7 +20,7 @@ struct DeleteCommand: ParsableCommand {
         abstract: "Delete samples by UUID, or by type, date range and source.",
         discussion: CommittedClose.help)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Option(name: .customLong("uuid"), help: ArgumentHelp("The UUID of a sample to delete; repeat for several.",
                                                            valueName: "uuid"))

@@ -21,8 +21,8 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import Apple Health exports (export.zip, export.xml) and CSV files into a store.",
         discussion: """
             Zips are read in place, never unpacked to disk; memory stays bounded whatever the size. \
-            An export is read on every core (--jobs to use fewer, e.g. when several imports run at \
-            once); CSV files are read on one. Display units are converted to canonical ones. A record that cannot be read is counted \
+            A file (export or CSV) is read on every core (--jobs to use fewer, e.g. when several \
+            imports run at once). Display units are converted to canonical ones. A record that cannot be read is counted \
             and reported with its line number, and the rest of the file still imports; with \
             --strict such a record fails its file and leaves the store as it was (later files are \
             then not imported). CSV columns: type,sourceName,unit,startDate,endDate,value required; \
@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The files to import (.zip, .xml or .csv).", valueName: "file"))
     var files: [String]
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Flag(help: "Fail a file on its first bad record, leaving the store exactly as before.")
     var strict = false
@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The summary's format: table or json.")
     var format: OutputFormat = .table
 
-    @Option(help: ArgumentHelp("The cores to read an export on (default: all of them).", valueName: "n"))
+    @Option(help: ArgumentHelp("The cores to read a file on (default: all of them).", valueName: "n"))
     var jobs: Int?
 
     /// How many rejected records the text summary lists with their reasons.

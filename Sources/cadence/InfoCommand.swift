@@ -23,23 +23,13 @@ struct InfoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The IANA time zone dates are printed in (default: the host's).", valueName: "zone"))
     var timeZone: String?
 
-    @Option(help: "The output format: table or json.")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        try format.require([.table, .json], in: "info")
-    }
+    @OptionGroup var output: ReportFormatOptions
 
     func run() throws {
         let store = try storeOptions.openForReading()
         let zone = try ArgumentValues.timeZone(timeZone)
         let info = try store.info()
-        var output = StandardOutput()
-        switch format {
-        case .json: output.writeLine(Self.json(info, timeZone: zone).serialized())
-        default: output.write(Self.table(info, timeZone: zone))
-        }
-        output.flush()
+        output.write(json: { Self.json(info, timeZone: zone) }, table: { $0.write(Self.table(info, timeZone: zone)) })
     }
 
     /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed.

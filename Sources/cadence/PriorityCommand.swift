@@ -28,7 +28,7 @@ struct PriorityCommand: ParsableCommand {
             order here (Health app: Browse > a type > Data Sources & Access).
             """)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
     @Option(help: ArgumentHelp("The type whose list to show or set (default: the store-wide list).", valueName: "type"))
     var type: String?
@@ -39,11 +39,9 @@ struct PriorityCommand: ParsableCommand {
     @Flag(help: "Remove the type's own list, so it follows the store-wide list again.")
     var clear = false
 
-    @Option(help: "The output format: table or json.")
-    var format: OutputFormat = .table
+    @OptionGroup var output: ReportFormatOptions
 
     func validate() throws {
-        try format.require([.table, .json], in: "priority")
         if clear && set != nil { throw ValidationError("--set and --clear cannot be used together.") }
         if clear && type == nil { throw ValidationError("--clear needs --type: the store-wide list is cleared with --set \"\".") }
     }
@@ -75,19 +73,16 @@ struct PriorityCommand: ParsableCommand {
                 rows.append((QuantityType.known(identifier)?.shortIdentifier ?? identifier, names, true))
             }
         }
-        var output = StandardOutput()
-        switch format {
-        case .json:
-            output.writeLine(JSONValue.array(rows.map { row in
+        output.write(json: {
+            JSONValue.array(rows.map { row in
                 .object([("scope", .string(row.scope)), ("sources", .array(row.names.map { .string($0) })),
                          ("ownList", .bool(row.isOwn))])
-            }).serialized())
-        default:
+            })
+        }, table: { output in
             for row in rows {
                 let names = row.names.isEmpty ? "(none: default ranking)" : row.names.joined(separator: ", ")
                 output.writeLine("\(row.scope): \(names)\(row.isOwn ? "" : " (store-wide list)")")
             }
-        }
-        output.flush()
+        })
     }
 }

@@ -20,14 +20,9 @@ struct RepairCommand: ParsableCommand {
         commandName: "repair",
         abstract: "Salvage what is intact in a damaged store, reporting what is lost.")
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var storeOptions: WritableStoreOptions
 
-    @Option(help: "The output format: table or json.")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        try format.require([.table, .json], in: "repair")
-    }
+    @OptionGroup var output: ReportFormatOptions
 
     func run() throws {
         var isDirectory: ObjCBool = false
@@ -35,21 +30,18 @@ struct RepairCommand: ParsableCommand {
             throw CadenceError(.notFound, "there is no store here", path: storeOptions.store)
         }
         let report = try HealthStore.repair(at: storeOptions.store, waitForWriter: storeOptions.wait)
-        var output = StandardOutput()
-        switch format {
-        case .json:
-            output.writeLine(JSONValue.object([
+        output.write(json: {
+            JSONValue.object([
                 ("intact", .bool(report.wasIntact)),
                 ("samplesLost", .integer(report.samplesLost)),
                 ("logRecordsLost", .integer(report.logRecordsLost)),
                 ("damaged", .array(report.damage.map { .object([("path", .string($0.path)), ("action", .string($0.action))]) })),
-            ]).serialized())
-        default:
+            ])
+        }, table: { output in
             for damage in report.damage { output.writeLine("repaired: \(damage)") }
             output.writeLine(report.wasIntact
                 ? "OK: \(storeOptions.store) is intact; nothing was changed."
                 : "Repaired \(storeOptions.store): \(report.samplesLost) samples and \(report.logRecordsLost) log records lost.")
-        }
-        output.flush()
+        })
     }
 }

@@ -12,6 +12,7 @@ import Foundation
 /// `cadence stats`: statistics over a date range, in calendar intervals or as one total.
 ///
 ///     cadence stats --store health --type stepCount --from 2024-03-01 --to 2024-04-01 --interval 1d
+///     generate-samples | cadence stats --input - --type stepCount --from 2024-03-01 --to 2024-04-01 --interval 1d
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -21,19 +22,49 @@ struct StatsCommand: ParsableCommand {
             ones included (their values are null). Without it, one statistic covers every selected \
             sample. Sums merge overlapping sources so that a walk recorded by a phone and a watch \
             counts once (SPEC §5).
+
+            Instead of a store, --input FILE (- for standard input) reads samples in the import \
+            CSV's columns plus a user column (--user-column), the rows of each user consecutive \
+            (sorted by user), and writes each user's rows as soon as the user ends, a user column \
+            first, as CSV or JSON lines — the same table as cadence batch --input. One user's samples \
+            are held at a time and no store is written, so one process serves a whole partition of a \
+            batch engine. Rows that cannot be read are reported with their line and user and make \
+            the exit status 1.
             """)
 
-    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The store's directory.", valueName: "dir"))
+    var store: String?
+
+    /// Accepted as the writing commands accept it, as ``StoreOptions`` does; a reader never waits.
+    @Flag(help: .hidden)
+    var wait = false
+
+    @Option(help: ArgumentHelp("Samples as import CSV with a user column, grouped by user, instead of a store "
+                               + "(- for standard input).", valueName: "file"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("The user column of --input.", valueName: "name"))
+    var userColumn = "user"
 
     @OptionGroup var query: StatisticsQueryOptions
 
-    @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
-    var format: OutputFormat = .table
+    @Option(help: ArgumentHelp("The output format: table, csv or json (default: table); with --input csv (default) "
+                               + "or json, as JSON lines.", valueName: "format"))
+    var format: OutputFormat?
+
+    func validate() throws {
+        guard (store == nil) != (input == nil) else { throw ValidationError("Give exactly one of --store and --input.") }
+        if input != nil, let format { try format.require([.csv, .json], in: "stats --input") }
+    }
 
     func run() throws {
-        let report = try query.report(for: try storeOptions.openForReading())
+        guard let store else {
+            let output = UserRowsOutput(format: format ?? .csv)
+            return try output.writeStatistics(ofSamplesIn: input ?? "-", userColumn: userColumn, query: query)
+        }
+        let report = try query.report(for: try HealthStore.open(at: store, options: .readOnly))
         var output = StandardOutput()
-        switch format {
+        switch format ?? .table {
         case .json: output.writeLine(report.json().serialized())
         case .csv: output.write(report.csv())
         case .table: output.write(report.table())

@@ -9,14 +9,35 @@ import ArgumentParser
 import Cadence
 import Foundation
 
-/// The `--store DIR` option every command takes.
-struct StoreOptions: ParsableArguments {
+/// The `--store DIR` option of the commands that only read a store.
+struct StoreOptions: ParsableArguments, StoreLocation {
     @Option(help: ArgumentHelp("The store's directory (created by the first import).", valueName: "dir"))
     var store: String
 
-    @Flag(help: "When another process is writing to the store, wait for it to finish instead of failing (commands that write).")
+    /// Accepted as the writing commands accept it, so scripts may pass it to any command; a
+    /// reader never waits for a writer.
+    @Flag(help: .hidden)
     var wait = false
+}
 
+/// The `--store DIR` and `--wait` options of the commands that write to a store.
+struct WritableStoreOptions: ParsableArguments, StoreLocation {
+    @Option(help: ArgumentHelp("The store's directory (created by the first import).", valueName: "dir"))
+    var store: String
+
+    @Flag(help: "When another process is writing to the store, wait for it to finish instead of failing.")
+    var wait = false
+}
+
+/// A store named on the command line, and the ways a command opens it.
+protocol StoreLocation {
+    /// The store's directory.
+    var store: String { get }
+    /// Whether a writing open waits for another process's writer to finish.
+    var wait: Bool { get }
+}
+
+extension StoreLocation {
     /// The options of a writing open.
     private var writingOptions: HealthStore.Options {
         var options = HealthStore.Options()

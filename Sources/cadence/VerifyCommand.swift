@@ -28,30 +28,22 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "The output format: table (one line per damaged file) or json.")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        try format.require([.table, .json], in: "verify")
-    }
+    @OptionGroup var output: ReportFormatOptions
 
     func run() throws {
         let store = try storeOptions.openForReading()
         let problems = store.verify()
         let info = try store.info()
         let chunks = info.types.reduce(0) { $0 + $1.chunks }
-        var output = StandardOutput()
-        switch format {
-        case .json:
-            let document = JSONValue.object([
+        output.write(json: {
+            JSONValue.object([
                 ("chunks", .integer(chunks)),
                 ("unfinishedLogBytes", .integer(info.unfinishedLogBytes)),
                 ("damaged", .array(problems.map { problem in
                     .object([("path", .string(problem.path)), ("reason", .string(problem.message))])
                 })),
             ])
-            output.writeLine(document.serialized())
-        default:
+        }, table: { output in
             for problem in problems {
                 output.writeLine("damaged: \(problem.description)")
             }
@@ -62,8 +54,7 @@ struct VerifyCommand: ParsableCommand {
             if problems.isEmpty {
                 output.writeLine("OK: \(chunks) chunk file\(chunks == 1 ? "" : "s") verified in \(storeOptions.store).")
             }
-        }
-        output.flush()
+        })
         if !problems.isEmpty {
             StandardStreams.writeError(
                 "Error: \(problems.count) damaged file\(problems.count == 1 ? "" : "s") in \(storeOptions.store).")

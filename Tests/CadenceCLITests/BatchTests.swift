@@ -84,7 +84,10 @@ struct BatchTests {
         })
     }
 
-    @Test func standardInputMatchesStoresWithoutWritingOne() throws {
+    /// `cadence stats --input` and `cadence batch --input` are one mode: both must give each user's
+    /// store's rows.
+    @Test(arguments: ["batch", "stats"])
+    func standardInputMatchesStoresWithoutWritingOne(command: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let users = try Self.makeUsers(3, in: directory)
@@ -104,7 +107,7 @@ struct BatchTests {
         }
         let input = directory.url.appendingPathComponent("all.csv")
         try stream.write(to: input, atomically: true, encoding: .utf8)
-        let result = try CadenceBinary.run(["batch", "--input", "-"] + Self.query, standardInput: input)
+        let result = try CadenceBinary.run([command, "--input", "-"] + Self.query, standardInput: input)
         #expect(result.status == 0, "\(result.standardError)")
         let streamed = Array(Self.lines(result.standardOutput).dropFirst())
         // In stream order, which is the generation order, not the name order.
@@ -140,6 +143,13 @@ struct BatchTests {
         let storedRows = Array(Self.lines(stored.standardOutput).dropFirst())
         #expect(storedRows.count == 1 && storedRows.first?.hasSuffix(",209.262") == true, "\(storedRows)")
         #expect(Array(Self.lines(streamed.standardOutput).dropFirst()) == storedRows.map { "jane," + $0 })
+    }
+
+    @Test func statsTakesEitherAStoreOrAnInput() throws {
+        let both = try CadenceBinary.run(["stats", "--store", "s", "--input", "-"] + Self.query)
+        #expect(both.status != 0 && both.standardError.contains("exactly one of --store and --input"), "\(both.standardError)")
+        let table = try CadenceBinary.run(["stats", "--input", "-", "--format", "table"] + Self.query)
+        #expect(table.status != 0 && table.standardError.contains("does not print table"), "\(table.standardError)")
     }
 
     @Test func standardInputRefusesUsersThatAreNotConsecutive() throws {

@@ -169,9 +169,9 @@ struct CSVFieldsTests {
     static func read(_ text: String, asFields: Bool, blockSize: Int) throws -> ReadOutcome {
         var reader = try CSVReader(path: "tricky.csv")
         var collector = SampleCollector(store: HealthStore.inMemory(), path: "tricky.csv", dryRun: false)
-        var columns: HealthDataImporter.CSVColumnIndexes?
+        var columns: CSVImportColumns?
         let handler: (inout CSVFields) throws -> Void = { fields in
-            if columns == nil { columns = try HealthDataImporter.CSVColumnIndexes(fields.columns, path: "tricky.csv") }
+            if columns == nil { columns = try CSVImportColumns(fields.columns, path: "tricky.csv") }
             guard let columns else { return }
             if asFields { collector.add(&fields, columns: columns) } else { collector.add(fields.row(), columns: columns) }
         }

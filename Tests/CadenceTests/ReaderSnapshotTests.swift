@@ -67,3 +67,31 @@ struct ReaderSnapshotTests {
         #expect(Set(try StoreTests.readAll(reader).keys) == uuids)
     }
 }
+
+/// A reader catches up with a manifest the writer replaced at the same size (a priority change
+/// writes only the manifest), on disk and in memory.
+@Suite("Readers catching up")
+struct ReaderCatchUpTests {
+    static func sameSizePriorityChange(at path: String, fileSystem: any FileSystem) throws {
+        let writer = try HealthStore.open(at: path, options: HealthStore.Options(), fileSystem: fileSystem)
+        try writer.save(try StoreTests.randomSamples(count: 50, seed: 7))
+        try writer.flush()
+        try writer.setSourcePriority(["Phone"])
+        let reader = try HealthStore.open(at: path, options: .readOnly, fileSystem: fileSystem)
+        #expect(reader.sourcePriorities.storeWide == ["Phone"])
+        try writer.setSourcePriority(["Watch"])
+        try reader.refresh()
+        #expect(reader.sourcePriorities.storeWide == ["Watch"])
+        try writer.close()
+    }
+
+    @Test func inMemory() throws {
+        try Self.sameSizePriorityChange(at: "/s", fileSystem: MemoryFileSystem())
+    }
+
+    @Test func onDisk() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catch-up-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.sameSizePriorityChange(at: directory.path, fileSystem: POSIXFileSystem())
+    }
+}

@@ -10,9 +10,9 @@ import Testing
 
 @testable import Cadence
 
-/// Reading an `export.xml` in parallel segments must give exactly what one serial reading gives:
-/// the same samples, counts, rejections with their lines, and errors.
-@Suite("Importing an export.xml in parallel segments")
+/// Reading an `export.xml` or a CSV file in parallel segments must give exactly what one serial
+/// reading gives: the same samples, counts, rejections with their lines, and errors.
+@Suite("Importing a file in parallel segments")
 struct SegmentedImportTests {
     /// What an import left: its summary (or error) and every stored sample.
     struct Outcome: Equatable {
@@ -156,7 +156,7 @@ struct SegmentedImportTests {
     func segmentsAreUsed() throws {
         let text = Self.awkwardExport(seed: 7, records: 400, malformed: false)
         var collector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
-        var reader = SegmentedExportReader(reader: ExportXMLReader(path: "export.xml"), parallelism: 2, segmentBytes: 1_000)
+        var reader = SegmentedReader(reader: ExportXMLReader(path: "export.xml"), parallelism: 2, segmentBytes: 1_000)
         var serialReader = ExportXMLReader(path: "export.xml")
         var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
         let bytes = Array(text.utf8)
@@ -170,6 +170,91 @@ struct SegmentedImportTests {
         let serialSummary = try serialReader.finish()
         #expect(windowsRead > 5)
         #expect(summary == serialSummary)
+        #expect(collector.records == serialCollector.records && collector.pending == serialCollector.pending)
+        #expect(reader.segmentsRead > windowsRead, "segments read in parallel: \(reader.segmentsRead)")
+    }
+}
+
+extension SegmentedImportTests {
+    /// A deterministic import CSV with what makes a cut at a line start go wrong: quoted fields
+    /// holding commas, quotes and line breaks, CRLF and LF lines, blank lines, optional columns
+    /// and metadata, look-alike rows, rows that are rejected, a type Cadence does not know that
+    /// first appears late, and (when `malformed`) an unterminated quote at the end.
+    static func awkwardCSV(seed: UInt64, rows: Int, malformed: Bool) -> String {
+        var random = SeededRandom(seed: seed)
+        var text = "\u{FEFF}type,sourceName,unit,startDate,endDate,value,sourceVersion,device,metadata:Note\r\n"
+        var minute = 0
+        func date(_ minute: Int) -> String {
+            String(format: "2024-01-%02dT%02d:%02d:00+01:00", 1 + minute / 1440, minute / 60 % 24, minute % 60)
+        }
+        for index in 0..<rows {
+            minute += Int(random.next() % 3)
+            let lineBreak = random.next() % 5 == 0 ? "\r\n" : "\n"
+            var type = "HKQuantityTypeIdentifierHeartRate", unit = "count/min", value = String(60 + random.next() % 80)
+            var source = "Watch", note = ""
+            switch random.next() % 12 {
+            case 0: source = "\"Jane's Watch, \"\"Series 9\"\"\""
+            case 1: note = "\"line one\nline two, with a comma\""
+            case 2: (type, unit, value) = ("stepCount", "count", "12")
+            case 3: value = "not a number"
+            case 4 where index > rows / 2: (type, unit, value) = ("HKQuantityTypeIdentifierMadeUp", "count", "3")
+            case 5: text += lineBreak
+            default: break
+            }
+            text += "\(type),\(source),\(unit),\(date(minute)),\(date(minute + 1)),\(value),\(index % 7 == 0 ? "10.1" : ""),,\(note)"
+                + lineBreak
+        }
+        if malformed { text += "stepCount,Phone,count,\(date(minute)),\(date(minute)),\"5" }
+        return text
+    }
+
+    @Test("Awkward CSV files, clean, malformed and truncated, import the same in segments as serially",
+          arguments: [(UInt64(11), false), (12, true), (13, false)])
+    func awkwardCSVFiles(seed: UInt64, malformed: Bool) throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = Self.awkwardCSV(seed: seed, rows: 1_500, malformed: malformed)
+        var random = SeededRandom(seed: seed &+ 99)
+        let cut = text.utf8.count / 2 + Int(random.next() % UInt64(text.utf8.count / 3))
+        let files = [
+            try Self.write(text, in: directory, name: "samples.csv"),
+            try Self.write(String(decoding: text.utf8.prefix(cut), as: UTF8.self), in: directory, name: "truncated.csv"),
+        ]
+        for path in files {
+            let serial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
+            #expect(serial.samples.count > 500)
+            for (parallelism, segmentBytes) in [(2, 4_096), (3, 700), (2, 150)] {
+                let segmented = try Self.importOutcome(path, parallelism: parallelism, segmentBytes: segmentBytes)
+                #expect(segmented == serial, "\(path), \(parallelism) cores, \(segmentBytes)-byte segments")
+            }
+            let strictSerial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20, strict: true)
+            let strictSegmented = try Self.importOutcome(path, parallelism: 2, segmentBytes: 2_000, strict: true)
+            #expect(strictSegmented == strictSerial)
+        }
+    }
+
+    @Test("A clean CSV file is read in whole segments, in parallel")
+    func csvSegmentsAreUsed() throws {
+        let text = Self.awkwardCSV(seed: 5, rows: 600, malformed: false)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("not a number") && !$0.contains("line") && !$0.contains("MadeUp") }
+            .joined(separator: "\n")
+        var collector = SampleCollector(store: HealthStore.inMemory(), path: "samples.csv", dryRun: false)
+        var reader = SegmentedReader(reader: try CSVImportReader(path: "samples.csv"), parallelism: 2, segmentBytes: 1_000)
+        var serialReader = try CSVImportReader(path: "samples.csv")
+        var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: "samples.csv", dryRun: false)
+        let bytes = Array(text.utf8)
+        var windowsRead = 0
+        for block in stride(from: 0, to: bytes.count, by: 3_000) {
+            try bytes[block..<min(bytes.count, block + 3_000)].withUnsafeBytes { try reader.feed($0, into: &collector) }
+            windowsRead += 1
+        }
+        let summary = try reader.finish(into: &collector)
+        try bytes.withUnsafeBytes { try serialReader.feed($0, into: &serialCollector) }
+        let serialSummary = try serialReader.finish(into: &serialCollector)
+        #expect(windowsRead > 5)
+        #expect(summary == serialSummary)
+        #expect(collector.summary.rejected == 0)
         #expect(collector.records == serialCollector.records && collector.pending == serialCollector.pending)
         #expect(reader.segmentsRead > windowsRead, "segments read in parallel: \(reader.segmentsRead)")
     }

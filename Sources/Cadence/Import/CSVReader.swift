@@ -258,8 +258,7 @@ public struct CSVReader {
                     endField()
                     index += 1
                 } else if byte == Self.lineFeed || byte == Self.carriageReturn {
-                    try endRow(handler: handler)
-                    breakLine(byte)
+                    try endLine(at: byte, handler: handler)
                     index += 1
                 } else {
                     rowHasContent = true
@@ -283,8 +282,7 @@ public struct CSVReader {
                     endField()
                     fieldState = .fieldStart
                 } else {
-                    try endRow(handler: handler)
-                    breakLine(next)
+                    try endLine(at: next, handler: handler)
                 }
             case .quoted:
                 var end = index
@@ -316,8 +314,7 @@ public struct CSVReader {
                     fieldState = .fieldStart
                     index += 1
                 } else if byte == Self.lineFeed || byte == Self.carriageReturn {
-                    try endRow(handler: handler)
-                    breakLine(byte)
+                    try endLine(at: byte, handler: handler)
                     index += 1
                 } else {
                     fieldState = .unquoted
@@ -403,10 +400,81 @@ public struct CSVReader {
         fieldState = .fieldStart
     }
 
+    /// Ends the current row at a line break, and moves to the next line.
+    private mutating func endLine(at byte: UInt8, handler: (inout CSVFields) throws -> Void) throws {
+        try endRow(handler: handler)
+        breakLine(byte)
+    }
+
     /// Moves to the next line after a line break that ended a row.
     private mutating func breakLine(_ byte: UInt8) {
         line += 1
         swallowsLineFeed = byte == Self.carriageReturn
         rowLine = line
+    }
+}
+
+// MARK: Segments
+
+extension CSVReader {
+    /// Whether the reader stands between two rows after the header, with nothing of a row read:
+    /// where a copy may take over at the start of the next line.
+    var isBetweenRows: Bool {
+        !isFinished && !isAtFileStart && (hasReadHeader || !options.hasHeader) && fieldState == .fieldStart
+            && !rowHasContent && row.isEmpty && row.count == 0 && rowBytes == 0 && skipReason == nil && !swallowsLineFeed
+    }
+
+    /// Whether the reader is not inside a quoted field, so that what it holds of a last row
+    /// without a line break is read as a serial reading would.
+    var isOutsideQuotes: Bool { fieldState != .quoted && fieldState != .quoteInQuoted }
+
+    /// A reader for a later segment of the file: the same header and options, an empty summary,
+    /// and lines counted from 1 at the segment's start.
+    func segmentCopy() -> CSVReader {
+        var copy = self
+        copy.summary = CSVReadSummary()
+        copy.summary.columns = summary.columns
+        copy.line = 1
+        copy.rowLine = 1
+        copy.quoteLine = 1
+        return copy
+    }
+
+    /// Takes the state of a segment copy that read the bytes right after this reader's last
+    /// byte, adding its lines and counts to this reader's.
+    mutating func absorb(_ segment: CSVReader) {
+        let offset = line - 1
+        var summary = self.summary
+        summary.rowCount += segment.summary.rowCount
+        summary.malformedRowCount += segment.summary.malformedRowCount
+        summary.blankLineCount += segment.summary.blankLineCount
+        summary.byteCount += segment.summary.byteCount
+        summary.issues += segment.summary.issues.map { ImportIssue(line: $0.line + offset, reason: $0.reason) }
+        self = segment
+        line += offset
+        rowLine += offset
+        quoteLine += offset
+        summary.lineCount = line
+        self.summary = summary
+    }
+
+    /// The start of the first line at or after `start` and before `limit`: just after a line feed.
+    static func lineStart(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int) -> Int? {
+        var index = max(start, 1)
+        while index < limit {
+            if bytes[index - 1] == lineFeed { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The start of the last line of `bytes` (just after its last line feed), if there is one.
+    static func lastLineStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = bytes.count
+        while index > 0 {
+            if bytes[index - 1] == lineFeed { return index }
+            index -= 1
+        }
+        return nil
     }
 }

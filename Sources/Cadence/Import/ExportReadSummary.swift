@@ -68,3 +68,24 @@ public struct ExportReadSummary: Sendable, Equatable {
         }
     }
 }
+
+extension ExportReadSummary {
+    /// Adds the counts of a later part of the same file.
+    mutating func add(_ other: ExportReadSummary) {
+        recordCount += other.recordCount
+        correlationRecordCount += other.correlationRecordCount
+        categoryRecordCount += other.categoryRecordCount
+        deliveredRecordCount += other.deliveredRecordCount
+        malformedRecordCount += other.malformedRecordCount
+        correlationCount += other.correlationCount
+        workoutCount += other.workoutCount
+        deliveredWorkoutCount += other.deliveredWorkoutCount
+        malformedWorkoutCount += other.malformedWorkoutCount
+        activitySummaryCount += other.activitySummaryCount
+        metadataEntryCount += other.metadataEntryCount
+        otherElementCount += other.otherElementCount
+        repairedValueCount += other.repairedValueCount
+        byteCount += other.byteCount
+        issues += other.issues
+    }
+}

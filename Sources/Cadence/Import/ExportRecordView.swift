@@ -61,3 +61,30 @@ struct ExportRecordView {
         return record
     }
 }
+
+extension ExportRecordView: RecordFields {
+    /// A view is made only of a record without metadata, and export records carry no UUID.
+    var hasExtras: Bool { false }
+
+    @inline(__always)
+    func attribute(_ attribute: RecordAttribute, equals text: String?) -> Bool {
+        typealias Slot = ExportXMLReader.AttributeSlot
+        switch attribute {
+        case .type: return self.text(Slot.type, equals: text)
+        case .unit: return self.text(Slot.unit, equals: text)
+        case .sourceName: return self.text(Slot.sourceName, equals: text)
+        case .sourceVersion: return self.text(Slot.sourceVersion, equals: text)
+        case .device: return self.text(Slot.device, equals: text)
+        }
+    }
+
+    @inline(__always)
+    func timestamps() -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
+        (startTimestamp, endTimestamp, creationTimestamp)
+    }
+
+    @inline(__always)
+    func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        body(value)
+    }
+}

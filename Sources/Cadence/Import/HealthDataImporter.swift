@@ -104,10 +104,12 @@ public struct HealthDataImporter: Sendable {
     public var flushInterval = 524_288
     /// Called every few thousand records.
     public var progress: (@Sendable (ImportProgress) -> Void)?
-    /// The cores an `export.xml` is read on (1 reads it on the calling thread alone).
+    /// The cores a file is read on (1 reads it on the calling thread alone).
     public var parallelism: Int
-    /// The bytes of an `export.xml` each core reads at a time (small in tests and fuzzing, to cut often).
-    package var segmentBytes = SegmentedExportReader.defaultSegmentBytes
+    /// The bytes of a file each core reads at a time: large enough that a window's bookkeeping is
+    /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
+    /// tests and fuzzing, to cut often).
+    package var segmentBytes = 8 << 20
     /// Receives each batch's workouts, numbered and with their routes read, in file order: where
     /// saving them is to go once the store keeps workouts; until then they are counted only.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?
@@ -157,38 +159,6 @@ public struct HealthDataImporter: Sendable {
         }
         try pipeline.finish()
         return pipeline.summary
-    }
-}
-
-extension HealthDataImporter {
-    /// Where the CSV columns are.
-    struct CSVColumnIndexes {
-        var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int
-        var uuid: Int?, sourceVersion: Int?, device: Int?, creationDate: Int?
-        var metadata: [(String, Int)]
-
-        init(_ columns: CSVColumns?, path: String) throws {
-            guard let columns else { throw CadenceError(.malformedInput, "the CSV file has no header row", path: path, line: 1) }
-            func required(_ name: String) throws -> Int {
-                guard let index = columns.index(of: name) else {
-                    throw CadenceError(.malformedInput, "the CSV header lacks the required column '\(name)'", path: path, line: 1)
-                }
-                return index
-            }
-            type = try required("type")
-            sourceName = try required("sourceName")
-            unit = try required("unit")
-            startDate = try required("startDate")
-            endDate = try required("endDate")
-            value = try required("value")
-            uuid = columns.index(of: "uuid")
-            sourceVersion = columns.index(of: "sourceVersion")
-            device = columns.index(of: "device")
-            creationDate = columns.index(of: "creationDate")
-            metadata = columns.names.enumerated().compactMap { index, name in
-                name.hasPrefix("metadata:") ? (String(name.dropFirst("metadata:".count)), index) : nil
-            }
-        }
     }
 }
 

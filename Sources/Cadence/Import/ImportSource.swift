@@ -20,30 +20,24 @@ func importSource(forFileAt path: String) -> any ImportSource {
     return ExportXMLFileSource(path: path)
 }
 
-/// A CSV file of the import's columns, read on one core.
+/// A CSV file of the import's columns, read on every core in segments cut at line starts.
 struct CSVFileSource: ImportSource {
     let path: String
 
     func read(into pipeline: inout ImportPipeline) throws {
         let source = try FileByteSource(path: path)
         pipeline.totalBytes = Int(source.size)
-        var reader = try CSVReader(path: path)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        var reader = SegmentedReader(reader: try CSVImportReader(path: path), parallelism: pipeline.importer.parallelism,
+                                     segmentBytes: pipeline.importer.segmentBytes)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: CSVImportReader.blockSize, alignment: 16)
         defer { buffer.deallocate() }
-        var columns: HealthDataImporter.CSVColumnIndexes?
-        let handler: (inout CSVFields) throws -> Void = { row in
-            if columns == nil { columns = try HealthDataImporter.CSVColumnIndexes(row.columns, path: path) }
-            if let columns { pipeline.collector.add(&row, columns: columns) }
-        }
         while true {
             let count = try source.read(into: buffer)
             guard count > 0 else { break }
-            try reader.feedFields(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
+            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &pipeline.collector)
             try pipeline.didRead(bytes: count)
         }
-        let read = try reader.finishFields(to: handler)
-        for issue in read.issues { pipeline.collector.summary.reject(line: issue.line, issue.reason) }
-        pipeline.collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
+        _ = try reader.finish(into: &pipeline.collector)
     }
 }
 
@@ -88,10 +82,10 @@ struct ExportArchiveSource: ImportSource {
 
 /// A segmented reader for the export at `path` that hands over dates parsed (the collector needs
 /// only the instants).
-private func exportReader(path: String, _ pipeline: ImportPipeline) -> SegmentedExportReader {
+private func exportReader(path: String, _ pipeline: ImportPipeline) -> SegmentedReader<ExportXMLReader> {
     var reader = ExportXMLReader(path: path)
     reader.parsesExportDates = true
-    return SegmentedExportReader(reader: reader, parallelism: pipeline.importer.parallelism,
+    return SegmentedReader(reader: reader, parallelism: pipeline.importer.parallelism,
                                  segmentBytes: pipeline.importer.segmentBytes)
 }
 

@@ -277,82 +277,22 @@ struct SampleCollector {
                             metadata: metadata)
     }
 
-    /// Adds a record the reader handed over as a view. The common record — the type, unit and
-    /// provenance of the one before, a plain decimal value in range — goes straight into its
-    /// batch without a string made or copied; any other takes the general path.
-    mutating func add(_ view: ExportRecordView) {
-        typealias Slot = ExportXMLReader.AttributeSlot
-        if isRecentProvenanceOfKnownType,
-           view.text(Slot.type, equals: recentType.identifier), view.text(Slot.unit, equals: recentType.unitText),
-           view.text(Slot.sourceName, equals: recentProvenance.sourceName),
-           view.text(Slot.sourceVersion, equals: recentProvenance.sourceVersion),
-           view.text(Slot.device, equals: recentProvenance.device),
-           let bytes = view.value,
-           appendPlainDecimal(line: view.line, start: view.startTimestamp, end: view.endTimestamp,
-                              creation: view.creationTimestamp, value: bytes) {
-            return
-        }
-        add(line: view.line, type: view.text(Slot.type) ?? "", sourceName: view.text(Slot.sourceName) ?? "",
-            unit: view.text(Slot.unit), start: "", end: "", value: view.valueText(), uuid: nil,
-            sourceVersion: view.text(Slot.sourceVersion), device: view.text(Slot.device), creation: nil, metadata: [:],
-            parsed: (view.startTimestamp, view.endTimestamp, view.creationTimestamp))
-    }
-
-    /// Adds a row of a CSV file; a row that cannot be stored is counted or rejected with its line.
-    mutating func add(_ row: CSVRow, columns: HealthDataImporter.CSVColumnIndexes) {
-        /// The field, or nil when it is missing or empty.
-        func field(_ index: Int?) -> String? {
-            guard let index, let text = row[index], !text.isEmpty else { return nil }
-            return text
-        }
-        var metadata: [String: String] = [:]
-        for (key, index) in columns.metadata { if let value = field(index) { metadata[key] = value } }
-        var uuid: UUID?
-        if let text = field(columns.uuid) {
-            guard let parsed = UUID(uuidString: text) else {
-                return summary.reject(line: row.line, "'\(text.prefix(64))' is not a UUID")
-            }
-            uuid = parsed
-        }
-        add(line: row.line, type: field(columns.type) ?? "", sourceName: field(columns.sourceName) ?? "",
-            unit: field(columns.unit), start: field(columns.startDate) ?? "", end: field(columns.endDate) ?? "",
-            value: field(columns.value), uuid: uuid, sourceVersion: field(columns.sourceVersion),
-            device: field(columns.device), creation: field(columns.creationDate), metadata: metadata)
-    }
-
-    /// Adds a row of a CSV file as the reader holds it: the common row goes straight into its
-    /// batch (see ``addIfRecent(_:columns:)``), any other as a ``CSVRow``.
-    mutating func add(_ row: inout CSVFields, columns: HealthDataImporter.CSVColumnIndexes) {
-        if !addIfRecent(&row, columns: columns) { add(row.row(), columns: columns) }
-    }
-
-    /// Adds a CSV row if it is the common one — the type, unit and provenance of the record
-    /// before, no UUID or metadata, dates and a plain decimal value that parse, the value in range —
-    /// without making a string for its dates or value; returns false, having added nothing, for
-    /// any other row.
-    private mutating func addIfRecent(_ row: inout CSVFields, columns: HealthDataImporter.CSVColumnIndexes) -> Bool {
-        /// The field as the general path reads it: nil when missing or empty.
-        func field(_ index: Int?) -> String? {
-            guard let index, !row.isEmpty(index) else { return nil }
-            return row.string(index)
-        }
-        guard isRecentProvenanceOfKnownType, columns.uuid.map(row.isEmpty) ?? true,
-              columns.metadata.allSatisfy({ row.isEmpty($0.1) }),
-              field(columns.type) == recentType.identifier, field(columns.unit) == recentType.unitText,
-              field(columns.sourceName) == recentProvenance.sourceName,
-              field(columns.sourceVersion) == recentProvenance.sourceVersion,
-              field(columns.device) == recentProvenance.device,
-              let start = row.withField(columns.startDate, Self.parseDateIfValid),
-              let end = row.withField(columns.endDate, Self.parseDateIfValid)
+    /// Adds the record if it is the common one — the type, unit and provenance of the record
+    /// before, no UUID or metadata, dates that parse and a plain decimal value within range after
+    /// conversion — straight into its batch, without a string made or copied; returns false,
+    /// having added nothing, for any other record, which the caller then adds by the general path.
+    mutating func addIfRepeating(_ fields: some RecordFields) -> Bool {
+        guard isRecentProvenanceOfKnownType, !fields.hasExtras,
+              fields.attribute(.type, equals: recentType.identifier), fields.attribute(.unit, equals: recentType.unitText),
+              fields.attribute(.sourceName, equals: recentProvenance.sourceName),
+              fields.attribute(.sourceVersion, equals: recentProvenance.sourceVersion),
+              fields.attribute(.device, equals: recentProvenance.device),
+              let dates = fields.timestamps()
         else { return false }
-        var creation: Timestamp?
-        if let index = columns.creationDate, !row.isEmpty(index) {
-            guard let parsed = row.withField(index, Self.parseDateIfValid) else { return false }
-            creation = parsed
-        }
-        return row.withField(columns.value) { value in
+        return fields.withValueBytes { value in
             guard let value else { return false }
-            return appendPlainDecimal(line: row.line, start: start, end: end, creation: creation, value: value)
+            return appendPlainDecimal(line: fields.line, start: dates.start, end: dates.end, creation: dates.creation,
+                                      value: value)
         }
     }
 
@@ -424,11 +364,6 @@ struct SampleCollector {
         do { return try parseExport(bytes) } catch { return try parseRFC3339(bytes) }
     }
 
-    /// The date in a field, or nil when the field is missing or is not a date.
-    private static func parseDateIfValid(_ bytes: UnsafeBufferPointer<UInt8>?) -> Timestamp? {
-        bytes.flatMap { try? parseDate($0) }
-    }
-
     /// A decimal number, allowing spaces around it.
     static func parseNumber(_ text: String) -> Double? {
         var text = text
@@ -445,7 +380,9 @@ extension SampleCollector: ExportRecordSink {
 
     mutating func receive(_ record: ExportRecord) { add(record) }
 
-    mutating func receive(_ view: ExportRecordView) { add(view) }
+    mutating func receive(_ view: ExportRecordView) {
+        if !addIfRepeating(view) { add(view.record()) }
+    }
 
     mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
 }

@@ -53,7 +53,7 @@ public struct UserPartitionedCSVReader {
     public func read(from read: (UnsafeMutableRawBufferPointer) throws -> Int,
                      body: (_ user: String, _ store: HealthStore, _ summary: ImportSummary) throws -> Void) throws -> Int {
         var reader = try CSVReader(path: name)
-        var columns: HealthDataImporter.CSVColumnIndexes?
+        var columns: CSVImportColumns?
         var userIndex = 0
         var current: (user: String, collector: SampleCollector)?
         var finishedUsers = Set<String>()
@@ -74,7 +74,7 @@ public struct UserPartitionedCSVReader {
 
         let handler: (inout CSVFields) throws -> Void = { row in
             if columns == nil {
-                columns = try HealthDataImporter.CSVColumnIndexes(row.columns, path: name)
+                columns = try CSVImportColumns(row.columns, path: name)
                 guard let index = row.columns?.index(of: userColumn) else {
                     throw CadenceError(.malformedInput, "the CSV header lacks the user column '\(userColumn)'",
                                        path: name, line: 1)

@@ -23,6 +23,9 @@ package protocol FileSystem: Sendable {
     func readFile(_ path: String) throws -> [UInt8]
     /// A file's size in bytes (a `stat`, nothing read); ``CadenceError/Code/notFound`` when it is missing.
     func fileSize(_ path: String) throws -> Int
+    /// What tells this version of a file from another (a `stat`, nothing read): a file replaced by
+    /// a rename differs even at the same size. ``CadenceError/Code/notFound`` when it is missing.
+    func fileVersion(_ path: String) throws -> FileVersion
     /// Creates (or truncates) a file, writes `bytes` and syncs it to stable storage.
     func writeFile(_ path: String, _ bytes: [UInt8]) throws
     /// Opens a file for appending, creating it if needed.
@@ -74,4 +77,21 @@ extension FileSystem {
 package func directoryName(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
+}
+
+/// One version of a file as a `stat` sees it: its size and what else the file system gives to
+/// tell a replaced file from the one before (inode and change time on POSIX).
+package struct FileVersion: Equatable, Sendable {
+    package var size: Int
+    package var stamp: [Int64]
+
+    package init(size: Int, stamp: [Int64] = []) {
+        self.size = size
+        self.stamp = stamp
+    }
+}
+
+extension FileSystem {
+    /// The size alone, for file systems that can tell nothing more.
+    package func fileVersion(_ path: String) throws -> FileVersion { FileVersion(size: try fileSize(path)) }
 }

@@ -18,6 +18,8 @@ package final class MemoryFileSystem: FileSystem {
     private let files = Mutex<[String: [UInt8]]>([:])
     private let directories = Mutex<Set<String>>(["/", "."])
     private let locks = Mutex<Set<String>>([])
+    /// Each file's version, a new one whenever it is written, and the last version handed out.
+    private let versions = Mutex<(byPath: [String: Int64], last: Int64)>(([:], 0))
 
     package init() {}
 
@@ -60,8 +62,22 @@ package final class MemoryFileSystem: FileSystem {
 
     package func fileSize(_ path: String) throws -> Int { try readFile(path).count }
 
+    package func fileVersion(_ path: String) throws -> FileVersion {
+        let size = try fileSize(path)
+        return FileVersion(size: size, stamp: [versions.withLock { $0.byPath[normalized(path)] ?? 0 }])
+    }
+
+    /// Gives the file at `path` a new version.
+    private func changed(_ path: String) {
+        versions.withLock { versions in
+            versions.last += 1
+            versions.byPath[path] = versions.last
+        }
+    }
+
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         files.withLock { $0[normalized(path)] = bytes }
+        changed(normalized(path))
     }
 
     package func openForAppending(_ path: String) throws -> any AppendableFile {
@@ -85,6 +101,9 @@ package final class MemoryFileSystem: FileSystem {
                 throw CadenceError(.notFound, "rename failed: No such file or directory", path: source)
             }
             $0[normalized(destination)] = bytes
+        }
+        versions.withLock { versions in
+            versions.byPath[normalized(destination)] = versions.byPath.removeValue(forKey: normalized(source))
         }
     }
 
@@ -115,7 +134,10 @@ package final class MemoryFileSystem: FileSystem {
     fileprivate func unlock(_ path: String) { _ = locks.withLock { $0.remove(path) } }
 
     /// Replaces a file's bytes directly (tests use it to damage files).
-    package func overwrite(_ path: String, with bytes: [UInt8]) { files.withLock { $0[normalized(path)] = bytes } }
+    package func overwrite(_ path: String, with bytes: [UInt8]) {
+        files.withLock { $0[normalized(path)] = bytes }
+        changed(normalized(path))
+    }
 }
 
 private final class MemoryAppendableFile: AppendableFile {

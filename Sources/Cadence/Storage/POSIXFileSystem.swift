@@ -79,6 +79,16 @@ package struct POSIXFileSystem: FileSystem {
         return Int(status.st_size)
     }
 
+    package func fileVersion(_ path: String) throws -> FileVersion {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        // A replaced file has a new inode; the change time tells apart even an inode number reused.
+        return FileVersion(size: Int(status.st_size), stamp: [
+            Int64(status.st_dev), Int64(bitPattern: UInt64(status.st_ino)),
+            Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec),
+        ])
+    }
+
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("open", path) }

@@ -78,6 +78,8 @@ extension StoreWriter {
         guard fileSystem.exists(path) else { throw CadenceError(.notFound, "there is no store here", path: path) }
         let manifestPath = path + "/" + Manifest.fileName
         for _ in 0..<maximumReadAttempts {
+            // Taken before the read: a manifest replaced after it then only costs a second reading.
+            let version = try? fileSystem.fileVersion(manifestPath)
             let bytes: [UInt8]
             do {
                 bytes = try fileSystem.readFile(manifestPath)
@@ -88,7 +90,7 @@ extension StoreWriter {
                 var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
                                          manifest: try Manifest(decoding: bytes, path: manifestPath))
                 let snapshot = try writer.load()
-                writer.manifestLength = bytes.count
+                writer.manifestVersion = version
                 if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
             } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
                 // A vanished (or half-replaced) segment is only a writer moving on if the manifest did.
@@ -103,15 +105,16 @@ extension StoreWriter {
     /// read, with the change for observers (`nil` when no commit is new: a flush only moves
     /// samples), or `nil` when the files did not change.
     ///
-    /// Costs two `stat`s and an existence check when nothing changed. Records appended to the
+    /// Costs two `stat`s and an existence check when nothing changed (a manifest replaced at the
+    /// same size, as a priority change does, counts as a change). Records appended to the
     /// same segment are read and applied; after a flush (a new manifest and segment) the store is
     /// read again, as at opening.
     mutating func catchUp(_ snapshot: StoreSnapshot) throws -> (snapshot: StoreSnapshot, change: StoreChange?)? {
         let logPath = currentLogPath
-        let manifestSize = try? fileSystem.fileSize(directory + "/" + Manifest.fileName)
+        let manifestVersion = try? fileSystem.fileVersion(directory + "/" + Manifest.fileName)
         let logSize = try? fileSystem.fileSize(logPath)
         let flushed = fileSystem.exists(self.logPath(manifest.logSegment + 1))
-        if manifestSize == manifestLength, !flushed, let logSize, logSize >= replayedLength {
+        if manifestVersion != nil, manifestVersion == self.manifestVersion, !flushed, let logSize, logSize >= replayedLength {
             guard logSize > replayedLength else { return nil }
             do {
                 let bytes = try fileSystem.readFile(logPath)

@@ -26,9 +26,9 @@ struct StoreWriter: Sendable {
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     var failure: CadenceError?
     var headCount = 0
-    /// Read-only: the bytes of the MANIFEST read, and of the last log segment replayed; a file
-    /// of another size means the writing process moved on.
-    var manifestLength = 0
+    /// Read-only: the version of the MANIFEST read (another version, even of the same size, means
+    /// the writing process replaced it), and the bytes of the last log segment replayed.
+    var manifestVersion: FileVersion?
     var replayedLength = 0
 
     var manifestPath: String { directory + "/" + Manifest.fileName }

@@ -1,0 +1,73 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Cadence
+import Foundation
+
+/// The tidy table of many users' statistics: a user column first, then the columns of
+/// `cadence stats --format csv`, as CSV or as JSON lines (one object per row).
+struct UserRowsOutput {
+    /// `.csv` or `.json` (JSON lines).
+    let format: OutputFormat
+
+    /// The rows of one user's report.
+    func rows(of report: StatisticsReport, user: String) -> String {
+        switch format {
+        case .json: report.jsonLines(leadingMembers: [("user", .string(user))])
+        default: report.csvRows(leadingFields: [user])
+        }
+    }
+
+    /// The CSV header line for `report`'s rows; empty for JSON lines.
+    func header(of report: StatisticsReport) -> String {
+        format == .json ? "" : report.csvHeader(leadingColumns: ["user"])
+    }
+
+    /// Reads samples in the import CSV's columns plus a user column, the rows of each user
+    /// consecutive, from `input` (`-` for standard input) and writes each user's rows of `query` as
+    /// soon as the user ends, holding one user's samples at a time and writing no store.
+    ///
+    /// - Throws: What reading throws (a missing header or column, users not consecutive);
+    ///   `ExitCode.failure` after the whole input when rows could not be read (each reported on
+    ///   standard error with its line and user, and not counted).
+    func writeStatistics(ofSamplesIn input: String, userColumn: String, query: StatisticsQueryOptions) throws {
+        let name = input == "-" ? "<stdin>" : input
+        let source: FileHandle
+        if input == "-" {
+            source = FileHandle.standardInput
+        } else {
+            guard let file = FileHandle(forReadingAtPath: input) else {
+                throw CadenceError(.notFound, "the input cannot be opened", path: input)
+            }
+            source = file
+        }
+        var output = StandardOutput()
+        var wroteHeader = false
+        var rejected = 0
+        let reader = UserPartitionedCSVReader(userColumn: userColumn, name: name)
+        try reader.read(from: { buffer in
+            let data = source.readData(ofLength: buffer.count)
+            data.copyBytes(to: buffer)
+            return data.count
+        }) { user, store, summary in
+            for rejection in summary.rejections {
+                StandardStreams.writeError("Error: \(name):\(rejection.line): user '\(user)': \(rejection.reason)")
+            }
+            rejected += summary.rejected
+            let report = try query.report(for: store)
+            if !wroteHeader { output.write(header(of: report)) }
+            wroteHeader = true
+            output.write(rows(of: report, user: user))
+        }
+        output.flush()
+        if rejected > 0 {
+            StandardStreams.writeError("Error: \(rejected) row(s) of \(name) could not be read and are not counted.")
+            throw ExitCode.failure
+        }
+    }
+}
