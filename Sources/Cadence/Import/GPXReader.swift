@@ -183,14 +183,16 @@ public struct GPXReader {
                 continue
             }
             let rest = UnsafeBufferPointer(rebasing: bytes[index..<count])
-            guard let length = try tokenLength(rest) else {
+            let length = try tokenLength(rest)
+            // Checked on complete and incomplete tokens alike, so that where the blocks end never
+            // decides between a truncated file and an oversized token.
+            let limit = Self.startsWith(rest, "<!--") || Self.startsWith(rest, "<?")
+                ? limits.maxMarkupBytes : limits.maxTokenBytes
+            if (length ?? rest.count) > limit {
+                throw error(.hostileInput, "a tag or comment at line \(line) runs for more than \(limit) bytes")
+            }
+            guard let length else {
                 partialScan = rest.count
-                guard !final else { return index }
-                let limit = Self.startsWith(rest, "<!--") || Self.startsWith(rest, "<?")
-                    ? limits.maxMarkupBytes : limits.maxTokenBytes
-                if rest.count > limit {
-                    throw error(.hostileInput, "a tag or comment at line \(line) runs for more than \(limit) bytes")
-                }
                 return index
             }
             partialScan = 0
