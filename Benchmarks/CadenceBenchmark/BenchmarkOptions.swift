@@ -34,7 +34,8 @@ struct BenchmarkOptions: Sendable {
         USAGE: cadence-bench [options]
 
         Measures Cadence's ingest, size on disk, open time and query throughput on deterministic
-        synthetic data (a realistic multi-source profile and a dense 5-second heart-rate profile).
+        synthetic data (a realistic multi-source profile and a dense 5-second heart-rate profile),
+        and the whole-process time of `cadence stats` when `cadence` was built beside it.
 
         OPTIONS:
           --samples N[,N...]  Store sizes in samples; k/M suffixes allowed (default: 1M,10M).

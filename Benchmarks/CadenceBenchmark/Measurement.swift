@@ -187,4 +187,10 @@ struct Target: Sendable, Codable {
     static let hourlyHeartRate = Target(bound: .atLeast, value: 3e8, source: "issue 3")
     /// `concurrentPerform` speed-up on 2 cores for queries that must decompress (issue 3).
     static let parallelSpeedup = Target(bound: .atLeast, value: 1.7, source: "issue 3")
+    /// `cadence --version`, the command line's start-up (issue 16).
+    static let commandLineStartup = Target(bound: .atMost, value: 0.010, source: "issue 16")
+    /// `cadence stats` over 10 M samples, hourly, whole process (issue 16).
+    static let commandLineHourly = Target(bound: .atMost, value: 0.040, source: "issue 16")
+    /// `cadence stats` over 10 M samples, daily, whole process (issue 16).
+    static let commandLineDaily = Target(bound: .atMost, value: 0.020, source: "issue 16")
 }

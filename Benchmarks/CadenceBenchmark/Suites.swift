@@ -216,6 +216,15 @@ struct ProfileSuite {
             results.append(try measureSpeedup(store, fiveMinute, name: "speedup.fiveMinute.heartRate.\(label)", samples: count))
         }
 
+        if let first = info.types.first(where: { $0.identifier == heartRate.identifier })?.firstStart,
+           let last = info.types.first(where: { $0.identifier == heartRate.identifier })?.lastEnd {
+            // Whole days around the data, as a person would ask for them.
+            let day = { (date: Date) in String(formatRFC3339(date.timestamp, timeZone: calendar.timeZone).prefix(10)) }
+            let commandLine = CommandLineSuite(storePath: storePath, label: label, profile: profile.rawValue,
+                                               storeSamples: info.totalSamples, options: options, log: log)
+            results += try commandLine.run(from: day(first), to: day(last.addingTimeInterval(86_400)))
+        }
+
         if selects("save.\(Self.appendedSamples).heartRate") || selects("anchoredObjectQuery.after\(Self.appendedSamples).heartRate") {
             results += try measureAnchoredQuery(store, info: info)
         }

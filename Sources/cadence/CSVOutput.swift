@@ -12,15 +12,17 @@ import Foundation
 enum CSVOutput {
     /// One line of fields, ending in a newline.
     static func line(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",") + "\n"
+        var text = OutputText()
+        appendLine(fields, to: &text)
+        return text.string
     }
 
-    /// One field, quoted when it must be.
-    static func field(_ text: String) -> String {
-        let needsQuotes = text.utf8.contains {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+    /// Appends one line of fields, ending in a newline.
+    static func appendLine(_ fields: [String], to text: inout OutputText) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { text.append(byte: UInt8(ascii: ",")) }
+            text.appendCSVField(field)
         }
-        guard needsQuotes || text.hasPrefix(" ") || text.hasSuffix(" ") else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        text.append(byte: UInt8(ascii: "\n"))
     }
 }

@@ -63,7 +63,7 @@ struct StatisticsQueryOptions: ParsableArguments {
         let selection = try StatisticsSelection(parsing: options, for: quantityType)
         let priorityList = priority.map(ArgumentValues.list)
 
-        var report = StatisticsReport(type: quantityType, unit: reportUnit, selection: selection,
+        var report = try StatisticsReport(type: quantityType, unit: reportUnit, selection: selection,
                                       timeZone: resolved.timeZone, timeZoneName: resolved.timeZoneName)
         if let interval, let from = resolved.from, let to = resolved.to {
             let intervals = try StatisticsRequest.intervals(

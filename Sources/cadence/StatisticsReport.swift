@@ -16,7 +16,8 @@ struct StatisticsReport {
         var end: Date?
         /// `nil` for the values of all sources merged.
         var source: String?
-        var values: [StatisticColumn: Double]
+        /// One value per column of the selection, in its order (`nil`: no data).
+        var values: [Double?]
         var mostRecentInterval: DateInterval?
         /// Per-source rows (only on merged rows, only with separateBySource).
         var sources: [Row]
@@ -27,12 +28,16 @@ struct StatisticsReport {
     let selection: StatisticsSelection
     let timeZone: TimeZone
     let timeZoneName: String
+    /// From the type's canonical unit, which statistics are in, to ``unit``.
+    private let conversion: UnitConversion
     private(set) var rows: [Row] = []
 
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` when `unit` cannot express the type.
     init(type: QuantityType, unit: HealthUnit, selection: StatisticsSelection, timeZone: TimeZone,
-         timeZoneName: String) {
+         timeZoneName: String) throws {
         self.type = type
         self.unit = unit
+        self.conversion = try type.canonicalUnit.conversion(to: unit)
         self.selection = selection
         self.timeZone = timeZone
         self.timeZoneName = timeZoneName
@@ -51,21 +56,23 @@ struct StatisticsReport {
     }
 
     private func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
-        var values: [StatisticColumn: Double] = [:]
+        var values: [Double?] = []
+        values.reserveCapacity(selection.columns.count)
+        var mostRecentValue: Double?
         for column in selection.columns {
-            let value = try column.value(of: statistics, source: source, unit: unit)
+            let value = column.value(of: statistics, source: source, conversion: conversion)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
                 throw CadenceError(.invalidQuery, "the \(column) of \(type.identifier)\(source.map { " from \($0.name)" } ?? "") "
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
-            values[column] = value
+            values.append(value)
+            if column == .mostRecent { mostRecentValue = value }
         }
-        let mostRecentInterval = selection.columns.contains(.mostRecent)
-            ? statistics.mostRecentQuantityDateInterval(for: source) : nil
+        let mostRecentInterval = mostRecentValue == nil ? nil : statistics.mostRecentQuantityDateInterval(for: source)
         return Row(start: start, end: end, source: source?.name, values: values,
-                   mostRecentInterval: values[.mostRecent] == nil ? nil : mostRecentInterval, sources: [])
+                   mostRecentInterval: mostRecentInterval, sources: [])
     }
 
     private func date(_ date: Date?) -> String? {
@@ -74,41 +81,81 @@ struct StatisticsReport {
 
     // MARK: JSON
 
-    /// `{"type", "unit", "timeZone", "statistics": [...]}` with one key per requested statistic.
-    func json() -> JSONValue {
-        .object([
-            ("type", .string(type.identifier)),
-            ("unit", .string(unit.unitString)),
-            ("timeZone", .string(timeZoneName)),
-            ("statistics", .array(rows.map { row in
-                var members = [(key: String, value: JSONValue)]()
-                members.append(("startDate", .string(date(row.start))))
-                members.append(("endDate", .string(date(row.end))))
-                members += valueMembers(row)
-                if selection.separateBySource {
-                    members.append(("sources", .object(row.sources.map { ($0.source ?? "", .object(valueMembers($0))) })))
+    /// `{"type", "unit", "timeZone", "statistics": [...]}` with one key per requested statistic,
+    /// indented, without a final newline.
+    func writeJSON(to text: inout OutputText) {
+        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var document = JSONContainerWriter(indentation: 0, into: &text)
+        for (key, value) in [("type", type.identifier), ("unit", unit.unitString), ("timeZone", timeZoneName)] {
+            document.beginMember(key, into: &text)
+            text.appendJSONString(value)
+        }
+        document.beginMember("statistics", into: &text)
+        var list = JSONContainerWriter(array: true, indentation: document.innerIndentation, into: &text)
+        for row in rows {
+            list.beginElement(into: &text)
+            var object = JSONContainerWriter(indentation: list.innerIndentation, into: &text)
+            writeMembers(row, to: &object, text: &text, offsets: &offsets)
+            if selection.separateBySource {
+                object.beginMember("sources", into: &text)
+                var sources = JSONContainerWriter(indentation: object.innerIndentation, into: &text)
+                for line in row.sources {
+                    sources.beginMember(line.source ?? "", into: &text)
+                    var values = JSONContainerWriter(indentation: sources.innerIndentation, into: &text)
+                    writeValueMembers(line, to: &values, text: &text, offsets: &offsets)
+                    values.close(into: &text)
                 }
-                return .object(members)
-            })),
-        ])
+                sources.close(into: &text)
+            }
+            object.close(into: &text)
+        }
+        list.close(into: &text)
+        document.close(into: &text)
     }
 
-    private func valueMembers(_ row: Row) -> [(key: String, value: JSONValue)] {
-        var members = [(key: String, value: JSONValue)]()
-        for column in selection.columns {
-            members.append((column.rawValue, .number(row.values[column])))
+    /// A line's dates and values as members of `object`.
+    private func writeMembers(_ line: Row, to object: inout JSONContainerWriter, text: inout OutputText,
+                              offsets: inout UTCOffsetCache) {
+        object.beginMember("startDate", into: &text)
+        appendJSONDate(line.start, to: &text, offsets: &offsets)
+        object.beginMember("endDate", into: &text)
+        appendJSONDate(line.end, to: &text, offsets: &offsets)
+        writeValueMembers(line, to: &object, text: &text, offsets: &offsets)
+    }
+
+    /// One member per requested statistic (and the most recent sample's dates after its value).
+    private func writeValueMembers(_ line: Row, to object: inout JSONContainerWriter, text: inout OutputText,
+                                   offsets: inout UTCOffsetCache) {
+        for (index, column) in selection.columns.enumerated() {
+            object.beginMember(column.rawValue, into: &text)
+            if let value = line.values[index] { text.appendNumber(value) } else { text.append("null") }
             if column == .mostRecent {
-                members.append(("mostRecentStartDate", .string(date(row.mostRecentInterval?.start))))
-                members.append(("mostRecentEndDate", .string(date(row.mostRecentInterval?.end))))
+                object.beginMember("mostRecentStartDate", into: &text)
+                appendJSONDate(line.mostRecentInterval?.start, to: &text, offsets: &offsets)
+                object.beginMember("mostRecentEndDate", into: &text)
+                appendJSONDate(line.mostRecentInterval?.end, to: &text, offsets: &offsets)
             }
         }
-        return members
+    }
+
+    private func appendJSONDate(_ date: Date?, to text: inout OutputText, offsets: inout UTCOffsetCache) {
+        guard let date else { return text.append("null") }
+        text.append(byte: UInt8(ascii: "\""))
+        text.appendRFC3339(date.timestamp, offsets: &offsets)
+        text.append(byte: UInt8(ascii: "\""))
+    }
+
+    private func appendDate(_ date: Date?, to text: inout OutputText, offsets: inout UTCOffsetCache) {
+        if let date { text.appendRFC3339(date.timestamp, offsets: &offsets) }
     }
 
     // MARK: CSV
 
     /// A header and one line per interval (and per source), with RFC 3339 dates and full-precision numbers.
-    func csv() -> String { csvHeader() + csvRows() }
+    func writeCSV(to text: inout OutputText) {
+        text.append(csvHeader())
+        writeCSVRows(to: &text)
+    }
 
     /// The CSV header line, after `leadingColumns` (such as `user` in `cadence batch`).
     func csvHeader(leadingColumns: [String] = []) -> String {
@@ -123,21 +170,41 @@ struct StatisticsReport {
 
     /// One CSV line per interval (and per source), each starting with `leadingFields`.
     func csvRows(leadingFields: [String] = []) -> String {
-        var output = ""
+        var text = OutputText()
+        writeCSVRows(leadingFields: leadingFields, to: &text)
+        return text.string
+    }
+
+    /// Appends one CSV line per interval (and per source), each starting with `leadingFields`.
+    func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
+        var offsets = UTCOffsetCache(timeZone: timeZone)
+        let comma = UInt8(ascii: ",")
         for row in rows {
             for line in [row] + row.sources {
-                var fields = leadingFields + [date(line.start) ?? "", date(line.end) ?? ""]
-                if selection.separateBySource { fields.append(line.source ?? "") }
-                for column in selection.columns {
-                    fields.append(line.values[column].map(JSONValue.numberText) ?? "")
+                for field in leadingFields {
+                    text.appendCSVField(field)
+                    text.append(byte: comma)
+                }
+                appendDate(line.start, to: &text, offsets: &offsets)
+                text.append(byte: comma)
+                appendDate(line.end, to: &text, offsets: &offsets)
+                if selection.separateBySource {
+                    text.append(byte: comma)
+                    text.appendCSVField(line.source ?? "")
+                }
+                for (index, column) in selection.columns.enumerated() {
+                    text.append(byte: comma)
+                    if let value = line.values[index] { text.appendNumber(value) }
                     if column == .mostRecent {
-                        fields += [date(line.mostRecentInterval?.start) ?? "", date(line.mostRecentInterval?.end) ?? ""]
+                        text.append(byte: comma)
+                        appendDate(line.mostRecentInterval?.start, to: &text, offsets: &offsets)
+                        text.append(byte: comma)
+                        appendDate(line.mostRecentInterval?.end, to: &text, offsets: &offsets)
                     }
                 }
-                output += CSVOutput.line(fields)
+                text.append(byte: UInt8(ascii: "\n"))
             }
         }
-        return output
     }
 
     // MARK: JSON lines
@@ -145,18 +212,29 @@ struct StatisticsReport {
     /// One compact JSON object per line for each interval (and each source within it, whose
     /// `source` is its name; `null` on the merged line): a tidy table, keyed like ``csvHeader(leadingColumns:)``.
     func jsonLines(leadingMembers: [(key: String, value: JSONValue)] = []) -> String {
-        var output = ""
+        var text = OutputText()
+        var offsets = UTCOffsetCache(timeZone: timeZone)
         for row in rows {
             for line in [row] + row.sources {
-                var members = leadingMembers
-                members.append(("startDate", .string(date(line.start))))
-                members.append(("endDate", .string(date(line.end))))
-                if selection.separateBySource { members.append(("source", .string(line.source))) }
-                members += valueMembers(line)
-                output += JSONValue.object(members).serialized(compact: true) + "\n"
+                var object = JSONContainerWriter(indentation: nil, into: &text)
+                for member in leadingMembers {
+                    object.beginMember(member.key, into: &text)
+                    member.value.write(to: &text, indentation: nil)
+                }
+                object.beginMember("startDate", into: &text)
+                appendJSONDate(line.start, to: &text, offsets: &offsets)
+                object.beginMember("endDate", into: &text)
+                appendJSONDate(line.end, to: &text, offsets: &offsets)
+                if selection.separateBySource {
+                    object.beginMember("source", into: &text)
+                    if let source = line.source { text.appendJSONString(source) } else { text.append("null") }
+                }
+                writeValueMembers(line, to: &object, text: &text, offsets: &offsets)
+                object.close(into: &text)
+                text.append(byte: UInt8(ascii: "\n"))
             }
         }
-        return output
+        return text.string
     }
 
     // MARK: Table
@@ -180,10 +258,10 @@ struct StatisticsReport {
                     isSourceLine ? "" : line.end.map { LocalDateText.format($0, timeZone: timeZone, showsTime: showsTime) } ?? "",
                 ]
                 if selection.separateBySource { cells.append(line.source ?? "all sources") }
-                for column in selection.columns {
+                for (index, column) in selection.columns.enumerated() {
                     let text = column == .duration
-                        ? line.values[column].map { NumberText.clock($0, alwaysShowsHours: true) }
-                        : line.values[column].map(NumberText.readable)
+                        ? line.values[index].map { NumberText.clock($0, alwaysShowsHours: true) }
+                        : line.values[index].map(NumberText.readable)
                     cells.append(text ?? "-")
                 }
                 table.append(cells)

@@ -36,9 +36,9 @@ enum StatisticColumn: String, CaseIterable {
         }
     }
 
-    /// The statistic's value in `unit` (seconds for ``duration``), or `nil` when the interval (or
-    /// the source) has no data.
-    func value(of statistics: Statistics, source: Source?, unit: HealthUnit) throws -> Double? {
+    /// The statistic's value converted from the type's canonical unit by `conversion` (seconds for
+    /// ``duration``), or `nil` when the interval (or the source) has no data.
+    func value(of statistics: Statistics, source: Source?, conversion: UnitConversion) -> Double? {
         let quantity: Quantity?
         switch self {
         case .sum: quantity = statistics.sumQuantity(for: source)
@@ -48,7 +48,7 @@ enum StatisticColumn: String, CaseIterable {
         case .mostRecent: quantity = statistics.mostRecentQuantity(for: source)
         case .duration: return statistics.duration(for: source)?.value
         }
-        return try quantity.map { try $0.doubleValue(for: unit) }
+        return quantity.map { conversion.apply($0.value) }
     }
 }
 

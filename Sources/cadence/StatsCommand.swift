@@ -63,12 +63,14 @@ struct StatsCommand: ParsableCommand {
             return try output.writeStatistics(ofSamplesIn: input ?? "-", userColumn: userColumn, query: query)
         }
         let report = try query.report(for: try HealthStore.open(at: store, options: .readOnly))
-        var output = StandardOutput()
+        var text = OutputText()
         switch format ?? .table {
-        case .json: output.writeLine(report.json().serialized())
-        case .csv: output.write(report.csv())
-        case .table: output.write(report.table())
+        case .json:
+            report.writeJSON(to: &text)
+            text.append(byte: UInt8(ascii: "\n"))
+        case .csv: report.writeCSV(to: &text)
+        case .table: text.append(report.table())
         }
-        output.flush()
+        StandardStreams.write(text.bytes, to: STDOUT_FILENO)
     }
 }

@@ -31,8 +31,14 @@ import Foundation
 ///   anchor where it can, which can select the second occurrence.
 /// - Foundation's Gregorian calendar is Julian before 1582-10-15.
 ///
-/// - Complexity: Creating the edges costs O(1) calendar calls to locate the first interval plus one
-///   calendar call per edge; fixed-length intervals cost no calendar calls at all.
+/// Calendar-unit starts are computed on integers (the local date moved by days or months, at the
+/// anchor's time of day, less the zone's offset) wherever the zone's offset is the same for a day
+/// either side, which gives what Foundation gives; near an offset change, before 1583, for anchors
+/// with a fraction of a second and for months and years before the anchor, Foundation is asked.
+///
+/// - Complexity: Creating the edges costs O(1) calendar calls to locate the first interval, then
+///   O(1) per edge, with a few calendar and time zone calls per offset change the edges pass;
+///   fixed-length intervals cost no calendar calls at all.
 public struct IntervalEdges: Sendable {
     /// The default cap on ``edges``' length: 50 million edges, 400 MB.
     public static let defaultMaximumEdgeCount = 50_000_000
@@ -67,7 +73,8 @@ public struct IntervalEdges: Sendable {
     ///   an anchor or range outside ``supportedTimestampRange`` or a cap below 2; with code
     ///   `.invalidQuery` when more than `maximumEdgeCount` edges would be needed or the calendar
     ///   cannot compute an interval start.
-    /// - Complexity: O(*E*) for *E* edges, with O(1) + *E* calendar calls for calendar units.
+    /// - Complexity: O(*E*) for *E* edges; calendar units ask Foundation only near the zone's offset
+    ///   changes (a few calls for each) and in the cases above.
     public init(
         calendar: Calendar,
         anchor: Timestamp,
@@ -86,7 +93,7 @@ public struct IntervalEdges: Sendable {
         self.calendar = calendar
         self.anchor = anchor
         self.components = components
-        let generator = Self.Generator(calendar: calendar, anchor: anchor, components: components)
+        var generator = Self.Generator(calendar: calendar, anchor: anchor, components: components)
         (edges, firstIntervalNumber) = try generator.edges(
             from: range.lowerBound, through: range.upperBound, maximumEdgeCount: maximumEdgeCount)
     }
@@ -230,11 +237,12 @@ public struct IntervalEdges: Sendable {
     ///   or `anchor + k × length` for minutes and hours.
     /// - Throws: ``CadenceError`` with code `.invalidQuery` when the start overflows or Foundation
     ///   cannot compute it.
-    /// - Complexity: At most one calendar call.
+    /// - Complexity: At most one calendar call and two time zone calls.
     public static func intervalStart(
         number: Int, calendar: Calendar, anchor: Timestamp, components: IntervalComponents
     ) throws -> Timestamp {
-        try Generator(calendar: calendar, anchor: anchor, components: components).start(of: Int64(number))
+        var generator = Generator(calendar: calendar, anchor: anchor, components: components)
+        return try generator.start(of: Int64(number))
     }
 
     private static func validate(calendar: Calendar, anchor: Timestamp, maximumEdgeCount: Int) throws {
@@ -261,6 +269,8 @@ extension IntervalEdges {
         let components: IntervalComponents
         /// The exact length for fixed-length units, the mean length for calendar units.
         let nominalLength: Int64
+        /// Calendar-unit starts on integers, where the zone allows (Foundation otherwise).
+        var wallClock: WallClockSteps?
 
         /// The most ±1 corrections the first-interval search makes before giving up; the estimate
         /// is off by at most one or two for every real time zone.
@@ -272,20 +282,23 @@ extension IntervalEdges {
             self.anchorDate = Date(timestamp: anchor)
             self.components = components
             self.nominalLength = components.nominalMicroseconds
+            self.wallClock = WallClockSteps(calendar: calendar, anchor: anchor, components: components)
         }
 
         /// The start of interval `number`.
-        func start(of number: Int64) throws -> Timestamp {
+        mutating func start(of number: Int64) throws -> Timestamp {
             if components.isFixedLength {
                 let (offset, overflow) = number.multipliedReportingOverflow(by: nominalLength)
                 let (start, overflowAgain) = anchor.addingReportingOverflow(offset)
                 guard !overflow, !overflowAgain else { throw overflowError(number) }
                 return start
             }
+            if let start = wallClock?.start(of: number) { return start }
             guard let factor = Int(exactly: number),
                   let amount = components.dateComponents(multipliedBy: factor),
                   let date = calendar.date(byAdding: amount, to: anchorDate)
             else { throw overflowError(number) }
+            wallClock?.calibrate(number: number, start: date.timestamp)
             return date.timestamp
         }
 
@@ -296,7 +309,7 @@ extension IntervalEdges {
         }
 
         /// The edges from the interval containing `from` through the interval containing `through`.
-        func edges(from: Timestamp, through: Timestamp, maximumEdgeCount: Int) throws -> ([Timestamp], Int) {
+        mutating func edges(from: Timestamp, through: Timestamp, maximumEdgeCount: Int) throws -> ([Timestamp], Int) {
             // Both bounds and the anchor lie in the supported range, so these differences fit.
             let estimatedFirst = TimestampArithmetic.floorDivide(from - anchor, nominalLength)
             let estimatedCount = (through - from) / nominalLength + 2

@@ -36,27 +36,26 @@ public func formatRFC3339(_ timestamp: Timestamp, timeZone: TimeZone) -> String 
 ///   - secondsFromGMT: The offset east of UTC; rounded to the minute and limited to ±23:59.
 /// - Returns: Text as ``formatRFC3339(_:timeZone:)`` produces.
 package func formatRFC3339(_ timestamp: Timestamp, secondsFromGMT: Int) -> String {
-    let local = LocalTime(timestamp, secondsFromGMT: secondsFromGMT)
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TimestampText.capacity) { buffer in
         var text = TimestampText(buffer: buffer)
-        text.appendDateAndTime(local, separator: UInt8(ascii: "T"))
-        if local.microsecond != 0 {
-            text.append(UInt8(ascii: "."))
-            if local.microsecond % 1_000 == 0 {
-                text.appendDigits(local.microsecond / 1_000, width: 3)
-            } else {
-                text.appendDigits(local.microsecond, width: 6)
-            }
-        }
-        if local.offsetMinutes == 0 {
-            text.append(UInt8(ascii: "Z"))
-        } else {
-            text.append(local.offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            text.appendDigits(abs(local.offsetMinutes) / 60, width: 2)
-            text.append(UInt8(ascii: ":"))
-            text.appendDigits(abs(local.offsetMinutes) % 60, width: 2)
-        }
+        text.appendRFC3339(LocalTime(timestamp, secondsFromGMT: secondsFromGMT))
         return text.string
+    }
+}
+
+/// Appends a timestamp as RFC 3339 at a fixed UTC offset to a byte buffer, as UTF-8 text
+/// (for output written in bulk: no string is made).
+///
+/// - Parameters:
+///   - timestamp: The instant.
+///   - secondsFromGMT: The offset east of UTC; rounded to the minute and limited to ±23:59.
+///   - bytes: The buffer to append to.
+/// - Complexity: O(1); no allocation beyond the buffer's growth.
+package func appendRFC3339(_ timestamp: Timestamp, secondsFromGMT: Int, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TimestampText.capacity) { buffer in
+        var text = TimestampText(buffer: buffer)
+        text.appendRFC3339(LocalTime(timestamp, secondsFromGMT: secondsFromGMT))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<text.count]))
     }
 }
 
@@ -84,7 +83,7 @@ public func formatExport(_ timestamp: Timestamp, timeZone: TimeZone) -> String {
 /// - Returns: Text as ``formatExport(_:timeZone:)`` produces.
 package func formatExport(_ timestamp: Timestamp, secondsFromGMT: Int) -> String {
     let local = LocalTime(timestamp, secondsFromGMT: secondsFromGMT)
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TimestampText.capacity) { buffer in
         var text = TimestampText(buffer: buffer)
         text.appendDateAndTime(local, separator: UInt8(ascii: " "))
         text.append(UInt8(ascii: " "))
@@ -121,6 +120,8 @@ private struct LocalTime {
 
 /// Writes ASCII into a small fixed buffer; the buffer is always large enough for a timestamp.
 private struct TimestampText {
+    /// Bytes enough for any timestamp's text.
+    static let capacity = 48
     let buffer: UnsafeMutableBufferPointer<UInt8>
     var count = 0
 
@@ -136,6 +137,13 @@ private struct TimestampText {
 
     /// Appends a non-negative value in decimal, zero-padded to at least `width` digits.
     mutating func appendDigits(_ value: Int64, width: Int) {
+        if width == 2 && value < 100 && count + 2 <= buffer.count {
+            // Most fields: two digits, without the general loop's divisions.
+            buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            buffer[count &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            count &+= 2
+            return
+        }
         var digitCount = 1
         var rest = value / 10
         while rest > 0 {
@@ -166,6 +174,27 @@ private struct TimestampText {
         appendDigits(local.secondOfDay / 60 % 60, width: 2)
         append(UInt8(ascii: ":"))
         appendDigits(local.secondOfDay % 60, width: 2)
+    }
+
+    /// Appends `yyyy-MM-ddTHH:mm:ss`, the fraction when nonzero, and `Z` or `±HH:MM`.
+    mutating func appendRFC3339(_ local: LocalTime) {
+        appendDateAndTime(local, separator: UInt8(ascii: "T"))
+        if local.microsecond != 0 {
+            append(UInt8(ascii: "."))
+            if local.microsecond % 1_000 == 0 {
+                appendDigits(local.microsecond / 1_000, width: 3)
+            } else {
+                appendDigits(local.microsecond, width: 6)
+            }
+        }
+        if local.offsetMinutes == 0 {
+            append(UInt8(ascii: "Z"))
+        } else {
+            append(local.offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            appendDigits(abs(local.offsetMinutes) / 60, width: 2)
+            append(UInt8(ascii: ":"))
+            appendDigits(abs(local.offsetMinutes) % 60, width: 2)
+        }
     }
 
     var string: String {

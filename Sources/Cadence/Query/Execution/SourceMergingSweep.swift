@@ -117,73 +117,103 @@ extension Aggregator {
         return output
     }
 
+    /// Sweeps one partition of intervals: from its first edge, time advances slice by slice (a
+    /// slice ends at the next sample start, sample end or edge); each slice's length goes to the
+    /// best-ranked open samples' sums and to the duration.
+    ///
+    /// The open samples live in one buffer compacted in place and zero-length samples are taken
+    /// from the rows just added, so a step allocates nothing.
+    ///
+    /// - Complexity: O(*s* · *a*) for the *s* rows reaching the partition and at most *a* of them
+    ///   open at once.
     private func sweep(_ sorted: SortedRows, intervals: Range<Int>, separate: Bool) -> SweepOutput {
-        var output = SweepOutput(sum: [Double](repeating: 0, count: intervals.count),
-                                 duration: [Double](repeating: 0, count: intervals.count),
-                                 perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : [])
+        var sum = [Double](repeating: 0, count: intervals.count)
+        var duration = [Double](repeating: 0, count: intervals.count)
+        var perSourceDuration = separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : []
         let low = edges[intervals.lowerBound]
         let high = edges[intervals.upperBound]
         // First sample whose prefix reaches `low`, and the end of samples starting before `high`.
         var next = sorted.maximumEndOfPrefix.partitionPoint { $0 >= low }
         let stop = sorted.rows.partitionPoint { $0.start >= high }
-        var active: [Int] = []
+        guard next < stop else { return SweepOutput(sum: sum, duration: duration, perSourceDuration: perSourceDuration) }
+        var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
+        // The open samples (indexes into the rows); never more than the rows reaching the partition.
+        let active = UnsafeMutableBufferPointer<Int>.allocate(capacity: stop - next)
+        defer { active.deallocate() }
+        var activeCount = 0
         var time = low
         var interval = intervals.lowerBound
-        var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
+        let first = intervals.lowerBound
+        edges.withUnsafeBufferPointer { edges in
         sorted.rows.withUnsafeBufferPointer { rows in
-        while true {
-            active.removeAll { rows[$0].end <= time }
-            // Add samples starting at or before `time`; count zero-length ones at `time` now.
-            var instants: [Int] = []
-            while next < stop && rows[next].start <= time {
-                if rows[next].start == rows[next].end {
-                    if rows[next].start >= low && rows[next].start == time { instants.append(next) }
-                } else if rows[next].end > time {
-                    active.append(next)
+        sum.withUnsafeMutableBufferPointer { sums in
+        duration.withUnsafeMutableBufferPointer { durations in
+            while true {
+                // Close the samples that ended.
+                var kept = 0
+                for position in 0..<activeCount where rows[active[position]].end > time {
+                    active[kept] = active[position]
+                    kept &+= 1
                 }
-                next += 1
-            }
-            for instant in instants {
-                let rank = rows[instant].rank
-                if !active.contains(where: { rows[$0].rank < rank }) {
-                    output.sum[interval - intervals.lowerBound] += rows[instant].value
+                activeCount = kept
+                // Open the samples starting at or before `time`.
+                let added = next
+                while next < stop && rows[next].start <= time {
+                    if rows[next].start != rows[next].end && rows[next].end > time {
+                        active[activeCount] = next
+                        activeCount &+= 1
+                    }
+                    next &+= 1
                 }
-            }
-            if active.isEmpty {
-                guard next < stop else { break }
-                time = max(rows[next].start, low)
-                while interval + 1 <= intervals.upperBound - 1 && edges[interval + 1] <= time { interval += 1 }
-                continue
-            }
-            var sliceEnd = edges[interval + 1]
-            if next < stop { sliceEnd = min(sliceEnd, rows[next].start) }
-            var winner = Int32.max
-            for index in active {
-                sliceEnd = min(sliceEnd, rows[index].end)
-                winner = min(winner, rows[index].rank)
-            }
-            let length = sliceEnd - time
-            if length > 0 {
-                let slot = interval - intervals.lowerBound
-                for index in active where rows[index].rank == winner {
-                    output.sum[slot] += rows[index].value * (Double(length) / Double(rows[index].end - rows[index].start))
+                // Zero-length samples at `time` count whole unless a better rank is open.
+                for instant in added..<next where rows[instant].start == rows[instant].end
+                    && rows[instant].start == time && rows[instant].start >= low {
+                    let rank = rows[instant].rank
+                    var shadowed = false
+                    for position in 0..<activeCount where rows[active[position]].rank < rank { shadowed = true }
+                    if !shadowed { sums[interval &- first] += rows[instant].value }
                 }
-                output.duration[slot] += Double(length) * 1e-6
-                if separate {
-                    for index in 0..<seenSources.count { seenSources[index] = false }
-                    for index in active where !seenSources[Int(rows[index].source)] {
-                        seenSources[Int(rows[index].source)] = true
-                        output.perSourceDuration[Int(rows[index].source)][slot] += Double(length) * 1e-6
+                if activeCount == 0 {
+                    guard next < stop else { break }
+                    time = max(rows[next].start, low)
+                    while interval &+ 1 <= intervals.upperBound &- 1 && edges[interval &+ 1] <= time { interval &+= 1 }
+                    continue
+                }
+                var sliceEnd = edges[interval &+ 1]
+                if next < stop { sliceEnd = min(sliceEnd, rows[next].start) }
+                var winner = Int32.max
+                for position in 0..<activeCount {
+                    let row = rows[active[position]]
+                    sliceEnd = min(sliceEnd, row.end)
+                    winner = min(winner, row.rank)
+                }
+                let length = sliceEnd &- time
+                if length > 0 {
+                    let slot = interval &- first
+                    for position in 0..<activeCount where rows[active[position]].rank == winner {
+                        let row = rows[active[position]]
+                        sums[slot] += row.value * (Double(length) / Double(row.end &- row.start))
+                    }
+                    durations[slot] += Double(length) * 1e-6
+                    if separate {
+                        for index in 0..<seenSources.count { seenSources[index] = false }
+                        for position in 0..<activeCount where !seenSources[Int(rows[active[position]].source)] {
+                            let source = Int(rows[active[position]].source)
+                            seenSources[source] = true
+                            perSourceDuration[source][slot] += Double(length) * 1e-6
+                        }
                     }
                 }
-            }
-            time = sliceEnd
-            if time >= edges[interval + 1] {
-                interval += 1
-                if interval >= intervals.upperBound { break }
+                time = sliceEnd
+                if time >= edges[interval &+ 1] {
+                    interval &+= 1
+                    if interval >= intervals.upperBound { break }
+                }
             }
         }
         }
-        return output
+        }
+        }
+        return SweepOutput(sum: sum, duration: duration, perSourceDuration: perSourceDuration)
     }
 }

@@ -1,0 +1,153 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// Output text built as UTF-8 bytes in one growing buffer: dates, numbers, CSV fields and JSON
+/// strings are formatted into it directly, without a `String` per field.
+///
+///     var text = OutputText()
+///     text.append("sum,")
+///     text.appendNumber(8_123)
+///     StandardStreams.write(text.bytes, to: STDOUT_FILENO)
+struct OutputText {
+    /// The text so far.
+    private(set) var bytes: [UInt8] = []
+
+    init() {}
+
+    /// The text as a string.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends literal text.
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends text.
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends one ASCII byte.
+    mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends `count` spaces.
+    mutating func appendSpaces(_ count: Int) {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
+    /// Appends an instant as RFC 3339 in the zone `offsets` follows (as ``formatRFC3339(_:timeZone:)``).
+    mutating func appendRFC3339(_ timestamp: Timestamp, offsets: inout UTCOffsetCache) {
+        Cadence.appendRFC3339(timestamp, secondsFromGMT: offsets.secondsFromGMT(at: timestamp), to: &bytes)
+    }
+
+    /// Appends a finite number as JSON writes it: whole numbers that a `Double` holds exactly
+    /// without a fraction (and `0` for negative zero), others in the shortest form that reads back
+    /// as the same `Double`; a number that is not finite as `null`.
+    mutating func appendNumber(_ number: Double) {
+        guard number.isFinite else { return append("null") }
+        guard number == number.rounded(), abs(number) < 1e15 else { return append(number.description) }
+        appendInteger(Int64(number))
+    }
+
+    /// Appends an integer in decimal.
+    mutating func appendInteger(_ integer: Int64) {
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 19 digits of any Int64, filled from the end
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var position = scratch.count
+            repeat {
+                position -= 1
+                scratch[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: scratch[position...])
+        }
+    }
+
+    /// Appends `text` as one CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+    /// comma, a quote or a line break, or begins or ends with a space.
+    mutating func appendCSVField(_ text: String) {
+        let needsQuotes = text.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }
+        guard needsQuotes || text.hasPrefix(" ") || text.hasSuffix(" ") else { return append(text) }
+        append("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+    }
+
+    /// Appends `text` as a quoted JSON string, escaping quotes, backslashes and control characters.
+    mutating func appendJSONString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\r"): append("\\r")
+            case UInt8(ascii: "\t"): append("\\t")
+            case 0..<0x20, 0x7F:
+                append("\\u00")
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Writes the members of one JSON object or the elements of one array into ``OutputText``, on
+/// one line or indented by two spaces per level, as ``JSONValue/serialized(compact:)`` lays them out.
+struct JSONContainerWriter {
+    /// The container's own indentation, or `nil` for one line.
+    let indentation: Int?
+    private let closing: StaticString
+    private var itemCount = 0
+
+    /// Opens an object (`{`) or, with `array`, an array (`[`).
+    init(array: Bool = false, indentation: Int?, into text: inout OutputText) {
+        self.indentation = indentation
+        closing = array ? "]" : "}"
+        text.append(array ? "[" : "{")
+    }
+
+    /// The indentation of the values inside.
+    var innerIndentation: Int? { indentation.map { $0 + 2 } }
+
+    /// Starts the next element of an array.
+    mutating func beginElement(into text: inout OutputText) {
+        if itemCount > 0 { text.append(byte: UInt8(ascii: ",")) }
+        if let indentation {
+            text.append(byte: UInt8(ascii: "\n"))
+            text.appendSpaces(indentation + 2)
+        }
+        itemCount += 1
+    }
+
+    /// Starts the next member of an object: its key and the colon.
+    mutating func beginMember(_ key: String, into text: inout OutputText) {
+        beginElement(into: &text)
+        text.appendJSONString(key)
+        if indentation == nil { text.append(byte: UInt8(ascii: ":")) } else { text.append(": ") }
+    }
+
+    /// Closes the container (`{}` or `[]` when it is empty).
+    func close(into text: inout OutputText) {
+        if itemCount > 0, let indentation {
+            text.append(byte: UInt8(ascii: "\n"))
+            text.appendSpaces(indentation)
+        }
+        text.append(closing)
+    }
+}
