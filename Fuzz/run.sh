@@ -8,7 +8,7 @@
 #
 # Fuzzes Cadence's decoders and importers with libFuzzer (see Fuzz/README.md).
 #
-#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml) for SECONDS (default 120),
+#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml gpx) for SECONDS (default 120),
 #                                       then minimize what it found into Fuzz/Corpus/TARGET
 #   Fuzz/run.sh seed                    (re)write the seed inputs into Fuzz/Corpus
 #   Fuzz/run.sh replay TARGET FILE...   run inputs through a target without sanitizers
@@ -24,7 +24,7 @@ scratch="$root/.build-fuzz"
 # Not .build-fuzz/artifacts: SwiftPM owns (and empties) that one.
 work="$scratch/cadence-fuzz"
 corpus_root="$root/Fuzz/Corpus"
-all_targets=(chunk wal csv xml)
+all_targets=(chunk wal csv xml gpx)
 
 # The tool without sanitizers (seeding, replaying).
 plain_tool() {
@@ -56,6 +56,18 @@ seed() {
         { printf '\x80'; cat "$temporary/export.zip"; } > "$corpus_root/xml/seed-export.zip"
         rm -rf "$temporary"
     fi
+    if command -v zip >/dev/null; then
+        # Selector 0x80 with a workout route: the small seed's export.xml and the GPX seed as the
+        # route file its <FileReference> names.
+        local routes
+        routes=$(mktemp -d)
+        mkdir -p "$routes/apple_health_export/workout-routes"
+        tail -c +2 "$corpus_root/xml/seed-small" > "$routes/apple_health_export/export.xml"
+        tail -c +2 "$corpus_root/gpx/seed-route" > "$routes/apple_health_export/workout-routes/route_2024-03-10_9.35am.gpx"
+        (cd "$routes" && zip -q -X -r export.zip apple_health_export)
+        { printf '\x80'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-route.zip"
+        rm -rf "$routes"
+    fi
     for target in "${all_targets[@]}"; do echo "$target: $(find "$corpus_root/$target" -type f | wc -l) files"; done
 }
 
@@ -65,6 +77,7 @@ max_len() {
         wal) echo 4096 ;;
         csv) echo 4096 ;;
         xml) echo 8192 ;;
+        gpx) echo 8192 ;;
     esac
 }
 

@@ -53,16 +53,7 @@ enum CSVFuzzer {
             let handler: (CSVRow) -> Void = { row in
                 outcome.rows.append("\(row.line): \(row.fields)")
             }
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                var piece = 0
-                while offset < buffer.count {
-                    let end = min(buffer.count, offset + max(1, pieces[piece % pieces.count]))
-                    try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]), to: handler)
-                    offset = end
-                    piece += 1
-                }
-            }
+            try forEachPiece(of: bytes, sizes: pieces) { try reader.feed($0, to: handler) }
             outcome.summary = try reader.finish(to: handler)
         } catch let error as CadenceError {
             outcome.error = error

@@ -9,7 +9,7 @@
 //
 // Built by Fuzz/run.sh with `-sanitize=fuzzer,address -D CADENCE_FUZZING`, the module exports
 // `LLVMFuzzerTestOneInput` and libFuzzer supplies `main`; the target to fuzz is chosen with the
-// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml). A plain `swift build`
+// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml, gpx). A plain `swift build`
 // compiles the same code as an ordinary tool that writes the seed corpus and replays inputs
 // without sanitizers (`cadence-fuzz seed DIR`, `cadence-fuzz replay TARGET FILE...`).
 
@@ -23,9 +23,9 @@ import Musl
 import Darwin
 #endif
 
-/// The four fuzz targets.
+/// The five fuzz targets.
 enum FuzzTarget: String, CaseIterable {
-    case chunk, wal, csv, xml
+    case chunk, wal, csv, xml, gpx
 
     /// Runs one input through the target. Inputs that are rejected with a ``CadenceError`` are
     /// fine; anything else the harness considers a bug traps, so libFuzzer records it.
@@ -35,6 +35,7 @@ enum FuzzTarget: String, CaseIterable {
         case .wal: LogFuzzer.run(bytes)
         case .csv: CSVFuzzer.run(bytes)
         case .xml: XMLFuzzer.run(bytes)
+        case .gpx: GPXFuzzer.run(bytes)
         }
     }
 
@@ -61,6 +62,20 @@ func printError(_ message: String) {
 func fuzzFailure(_ message: String) -> Never {
     printError("cadence-fuzz: \(message)")
     abort()
+}
+
+/// Calls `body` with consecutive pieces of `bytes`, of the sizes given (cycling; at least 1).
+func forEachPiece(of bytes: [UInt8], sizes: [Int], _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    try bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        var piece = 0
+        while offset < buffer.count {
+            let end = min(buffer.count, offset + max(1, sizes[piece % sizes.count]))
+            try body(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+            offset = end
+            piece += 1
+        }
+    }
 }
 
 /// Runs `body`, accepting a ``CadenceError`` and failing on any other error.
@@ -136,7 +151,7 @@ struct CadenceFuzzTool {
     }
 
     static func usage() -> Never {
-        printError("usage: cadence-fuzz seed DIR | cadence-fuzz replay chunk|wal|csv|xml FILE...\n")
+        printError("usage: cadence-fuzz seed DIR | cadence-fuzz replay chunk|wal|csv|xml|gpx FILE...\n")
         exit(2)
     }
 }

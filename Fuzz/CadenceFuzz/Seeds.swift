@@ -20,7 +20,7 @@ enum Seeds {
         return Array(data)
     }
 
-    /// Writes seeds into `DIR/chunk`, `DIR/wal`, `DIR/csv` and `DIR/xml`.
+    /// Writes seeds into `DIR/chunk`, `DIR/wal`, `DIR/csv`, `DIR/xml` and `DIR/gpx`.
     static func write(to directory: String) throws {
         var seeds: [FuzzTarget: [(String, [UInt8])]] = [:]
         let store = try tinyStore()
@@ -74,11 +74,40 @@ enum Seeds {
              </Correlation>
              <!-- a comment -->
              <Workout workoutActivityType="HKWorkoutActivityTypeRunning"><![CDATA[x]]></Workout>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5.1" totalDistanceUnit="km" totalEnergyBurned="310" totalEnergyBurnedUnit="kcal" sourceName="Watch" sourceVersion="10.4" device="&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch&gt;" creationDate="2024-03-10 09:40:00 +0100" startDate="2024-03-10 09:00:00 +0100" endDate="2024-03-10 09:35:00 +0100">
+              <MetadataEntry key="HKIndoorWorkout" value="0"/>
+              <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-03-10 09:10:00 +0100"/>
+              <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-03-10 09:00:00 +0100" duration="5" durationUnit="min"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-03-10 09:00:00 +0100" endDate="2024-03-10 09:35:00 +0100" average="142" minimum="95" maximum="171" unit="count/min"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" sum="310" unit="kcal"/>
+              <WorkoutActivity uuid="0E4C5F0B-35C9-4B7B-9D43-4F9C6C5AAB10" startDate="2024-03-10 09:00:00 +0100" endDate="2024-03-10 09:35:00 +0100" duration="30" durationUnit="min">
+               <MetadataEntry key="HKIndoorWorkout" value="0"/>
+               <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5.1" unit="km"/>
+              </WorkoutActivity>
+              <WorkoutRoute sourceName="iPhone" creationDate="2024-03-10 09:41:00 +0100" startDate="2024-03-10 09:00:00 +0100" endDate="2024-03-10 09:35:00 +0100">
+               <FileReference path="/workout-routes/route_2024-03-10_9.35am.gpx"/>
+               <Location date="2024-03-10 09:00:00 +0100" latitude="47.37" longitude="8.54" altitude="408" horizontalAccuracy="3" verticalAccuracy="2" course="-1" speed="2.9"/>
+              </WorkoutRoute>
+             </Workout>
             </HealthData>
 
             """
         seeds[.xml] = [("small", [0x00] + Array(xml.utf8)), ("small-tight", [0x01] + Array(xml.utf8)),
                        ("small-strict", [0x60] + Array(xml.utf8))]
+        let gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
+             <metadata><time>2024-03-10T08:41:00Z</time></metadata>
+             <trk><name>Route 2024-03-10 9:35am</name><trkseg>
+              <trkpt lon="8.540000" lat="47.370000"><ele>408.2</ele><time>2024-03-10T08:00:00Z</time><extensions><speed>2.9</speed><course>81.5</course><hAcc>3.1</hAcc><vAcc>2.0</vAcc></extensions></trkpt>
+              <trkpt lon="8.540100" lat="47.370050"><ele>408.4</ele><time>2024-03-10T08:00:01Z</time><extensions><speed>-1</speed><course>-1</course><hAcc>3.1</hAcc><vAcc>2.0</vAcc></extensions></trkpt>
+              <!-- a comment --><trkpt lat="&#52;7.4" lon='8.6'><ele><![CDATA[ 409 ]]></ele><time>2024-03-10T09:00:02+01:00</time></trkpt>
+             </trkseg></trk>
+            </gpx>
+
+            """
+        seeds[.gpx] = [("route", [0x00] + Array(gpx.utf8)), ("route-tight", [0x01] + Array(gpx.utf8)),
+                       ("route-pieces", [0x0E] + Array(gpx.utf8))]
         for (target, files) in seeds {
             let folder = directory + "/" + target.rawValue
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -7,6 +7,7 @@
 
 import Cadence
 import Foundation
+import Synchronization
 
 /// Fuzzes the `export.xml` reader and the export importer (of `export.xml` and `export.zip`).
 ///
@@ -56,16 +57,7 @@ enum XMLFuzzer {
                     + "\(record.metadata.map { "\($0.key)=\($0.value)" })")
         }
         do {
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                var piece = 0
-                while offset < buffer.count {
-                    let end = min(buffer.count, offset + max(1, pieces[piece % pieces.count]))
-                    try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]), to: handler)
-                    offset = end
-                    piece += 1
-                }
-            }
+            try forEachPiece(of: bytes, sizes: pieces) { try reader.feed($0, to: handler) }
             outcome.summary = try reader.finish()
         } catch let error as CadenceError {
             outcome.error = error
@@ -96,6 +88,18 @@ enum XMLFuzzer {
         let store = HealthStore.inMemory()
         var importer = HealthDataImporter(store: store, strict: strict, batchSize: 3, parallelism: parallelism)
         importer.segmentBytes = segmentBytes
+        let workouts = Mutex<[String]>([])
+        importer.workoutHandler = { batch in
+            workouts.withLock { lines in
+                lines += batch.map { workout in
+                    "\(workout.uuid) \(workout.activityType) \(workout.source.name) \(workout.startDate) \(workout.duration) "
+                        + "\(String(describing: workout.totalEnergyBurned)) \(String(describing: workout.totalDistance)) "
+                        + "\(workout.metadata.sorted { $0.key < $1.key }) \(workout.events.count) "
+                        + "\(workout.statistics.count) \(workout.activities.count) "
+                        + "\(workout.routes.map { "\(String(describing: $0.filePath)) \($0.locations.count)" })"
+                }
+            }
+        }
         var lines: [String] = []
         do {
             let summary = try importer.importFile(atPath: path)
@@ -103,7 +107,8 @@ enum XMLFuzzer {
             let unknownValues = summary.unknownCategoryValues.sorted { $0.key < $1.key }
             lines.append("\(summary.imported) \(summary.duplicates) \(summary.rejected) \(summary.rejections) "
                          + "\(unknownTypes) \(unknownValues) \(summary.otherRecords) \(summary.correlationRecords) "
-                         + "\(summary.correlations) \(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead)")
+                         + "\(summary.correlations) \(summary.workouts) \(summary.activitySummaries) \(summary.bytesRead) "
+                         + "\(summary.workoutRoutes) \(summary.routeIssueCount)")
         } catch {
             lines.append("error: \(error)")
         }
@@ -118,6 +123,6 @@ enum XMLFuzzer {
         } catch {
             fuzzFailure("the imported store cannot be read back: \(error)")
         }
-        return lines
+        return lines + workouts.withLock { $0 }
     }
 }

@@ -12,27 +12,26 @@ import Foundation
 /// `cadence generate`: write deterministic synthetic health data, the same the benchmark uses.
 ///
 ///     cadence generate --profile realistic --days 365 --seed 7 --format export-xml --output export.xml
+///     cadence generate --profile realistic --days 365 --seed 7 --format export-zip --output export.zip
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write deterministic synthetic health data as CSV or an Apple Health export.xml.",
+        abstract: "Write deterministic synthetic health data as CSV, an Apple Health export.xml or export.zip.",
         discussion: """
             The realistic profile holds Apple Watch heart rate with workout bursts, overlapping iPhone \
             and Watch steps, active energy and body mass (about 1,900 samples a day); the dense profile \
-            holds heart rate every 5 seconds (17,280 samples a day). The same seed gives the same file.
+            holds heart rate every 5 seconds (17,280 samples a day). The same seed gives the same file. \
+            export-zip writes what the Health app shares, with a modern export's other kinds beside the \
+            quantities: Watch sleep stages, a sleep app's nights and the iPhone's time in bed, mindful \
+            sessions, symptoms, blood pressure and food correlations, and a daily run with events, \
+            statistics and a GPX route.
             """)
 
     /// The file formats `generate` writes.
     enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case csv
         case exportXML = "export-xml"
-
-        var writerFormat: SyntheticExportWriter.Format {
-            switch self {
-            case .csv: .csv
-            case .exportXML: .xml
-            }
-        }
+        case exportZIP = "export-zip"
     }
 
     @Option(help: "The kind of data: realistic or dense.")
@@ -50,7 +49,10 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The start of the first day (default: 2024-01-01T00:00:00Z).", valueName: "date"))
     var start: String?
 
-    @Option(help: "The file format: csv (cadence import's columns) or export-xml (Apple Health's export.xml).")
+    @Option(help: """
+        The file format: csv (cadence import's columns), export-xml (Apple Health's export.xml, quantities \
+        only) or export-zip (Apple Health's export.zip, every kind of a modern export).
+        """)
     var format: FileFormat = .csv
 
     @Option(help: ArgumentHelp("The file to write (replaced if it exists).", valueName: "file"))
@@ -81,7 +83,12 @@ struct GenerateCommand: ParsableCommand {
         let startDate = try start.map { try ArgumentValues.date($0, option: "--start", timeZone: TimeZone.current) }
             ?? SyntheticHealthData.defaultStartDate
         let data = SyntheticHealthData(profile: kind, seed: seed, startDate: startDate, size: size)
-        let rows = try SyntheticExportWriter.export(data, format: format.writerFormat, to: output)
+        let rows: Int
+        switch format {
+        case .csv: rows = try SyntheticExportWriter.export(data, format: .csv, to: output)
+        case .exportXML: rows = try SyntheticExportWriter.export(data, format: .xml, to: output)
+        case .exportZIP: rows = try SyntheticExportWriter.exportArchive(data, to: output)
+        }
         var console = StandardOutput()
         console.writeLine("Wrote \(rows) samples (\(kind.rawValue), seed \(seed)) to \(output).")
         console.flush()

@@ -110,6 +110,10 @@ struct ImportCommand: ParsableCommand {
                     ("correlationRecords", .integer(summary.correlationRecords)),
                     ("correlations", .integer(summary.correlations)),
                     ("workouts", .integer(summary.workouts)),
+                    ("workoutRoutes", .integer(summary.workoutRoutes)),
+                    ("routeIssues", .array(summary.routeIssues.map {
+                        .object([("line", .integer($0.line)), ("reason", .string($0.reason))])
+                    })),
                     ("activitySummaries", .integer(summary.activitySummaries)),
                     ("bytesRead", .integer(summary.bytesRead)),
                 ])
@@ -150,6 +154,8 @@ struct ImportCommand: ParsableCommand {
                 ("records inside correlations (imported at top level)", summary.correlationRecords),
                 ("correlations", summary.correlations),
                 ("workouts (not stored)", summary.workouts),
+                ("workout route files read (not stored)", summary.workoutRoutes),
+                ("route problems", summary.routeIssueCount),
                 ("activity summaries (not stored)", summary.activitySummaries),
             ]
             for (name, count) in counted where count > 0 {
@@ -159,6 +165,9 @@ struct ImportCommand: ParsableCommand {
             for rejection in summary.rejections.prefix(listedRejections) {
                 // The reason quotes the file's data: escaped like a table cell.
                 text += "  rejected \(TableRenderer.escaped(summary.file)):\(rejection.line): \(TableRenderer.escaped(rejection.reason))\n"
+            }
+            for issue in summary.routeIssues.prefix(listedRejections) {
+                text += "  route \(TableRenderer.escaped(summary.file)):\(issue.line): \(TableRenderer.escaped(issue.reason))\n"
             }
             if summary.rejected > listedRejections {
                 text += "  … and \(summary.rejected - min(listedRejections, summary.rejections.count)) more rejected records\n"

@@ -65,16 +65,7 @@ struct SVGChart {
         high = max(high, ticks.last ?? high)
         func y(_ value: Double) -> Double { top + (high - value) / (high - low) * plotHeight }
 
-        var svg = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
-            font-family="Helvetica, Arial, sans-serif" font-size="12">
-            <title>\(Self.escape(title))</title>
-            <rect x="0" y="0" width="\(width)" height="\(height)" fill="#ffffff"/>
-            <text x="\(Self.number(left))" y="26" font-size="18" font-weight="bold" fill="#222">\(Self.escape(title))</text>
-            <text x="\(Self.number(left))" y="46" fill="#555">\(Self.escape(subtitle))</text>
-
-            """
+        var svg = Self.header(width: width, height: height, title: title, subtitle: subtitle, left: left)
 
         // Horizontal gridlines and value labels.
         svg += "<g stroke=\"#e3e3e3\" stroke-width=\"1\">\n"
@@ -205,6 +196,21 @@ struct SVGChart {
             index += 1
         }
         return ticks
+    }
+
+    /// The start of an SVG document: the root element, a white background, the title and the
+    /// subtitle at `left`.
+    static func header(width: Int, height: Int, title: String, subtitle: String, left: Double) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
+        font-family="Helvetica, Arial, sans-serif" font-size="12">
+        <title>\(escape(title))</title>
+        <rect x="0" y="0" width="\(width)" height="\(height)" fill="#ffffff"/>
+        <text x="\(number(left))" y="26" font-size="18" font-weight="bold" fill="#222">\(escape(title))</text>
+        <text x="\(number(left))" y="46" fill="#555">\(escape(subtitle))</text>
+
+        """
     }
 
     /// A coordinate with at most two decimals.

@@ -231,7 +231,7 @@ struct SyntheticHealthDataTests {
     }
 
     @Test func csvExportParsesBack() throws {
-        let data = SyntheticHealthData(profile: .realistic, seed: 8, size: .days(1))
+        let data = SyntheticHealthData(profile: .realistic, seed: 9, size: .days(1))
         let expected = rows(of: try data.batches())
         let path = temporaryPath("export.csv")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -269,7 +269,7 @@ struct SyntheticHealthDataTests {
     }
 
     @Test func xmlExportHasTheAppleLayout() throws {
-        let data = SyntheticHealthData(profile: .realistic, seed: 8, size: .days(1))
+        let data = SyntheticHealthData(profile: .realistic, seed: 9, size: .days(1))
         let expected = rows(of: try data.batches())
         let path = temporaryPath("export.xml")
         defer { try? FileManager.default.removeItem(atPath: path) }

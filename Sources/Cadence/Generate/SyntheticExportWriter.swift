@@ -72,7 +72,7 @@ public final class SyntheticExportWriter {
     /// The offset from UTC of the local time the dates are written in, in seconds.
     public let utcOffsetSeconds: Int
     /// The number of sample rows written so far.
-    public private(set) var rowCount = 0
+    public internal(set) var rowCount = 0
 
     private var descriptor: Int32
     private var output: RowBuffer
@@ -171,6 +171,13 @@ public final class SyntheticExportWriter {
         try data.generate(batchSize: batchSize) { try writer.write($0) }
         try writer.finish()
         return writer.rowCount
+    }
+
+    /// Appends bytes as they are (markup written elsewhere), flushing the buffer when it is full.
+    func writeBytes(_ bytes: [UInt8]) throws {
+        guard descriptor >= 0 else { throw CadenceError(.closed, "the writer is already finished", path: path) }
+        if output.count + bytes.count > Self.flushThreshold { try flush(&output) }
+        output.append(bytes)
     }
 
     // MARK: Rows
@@ -388,7 +395,7 @@ public final class SyntheticExportWriter {
     }
 
     /// The end of the period `data` covers, for the XML export date.
-    private static func plannedEnd(of data: SyntheticHealthData) -> Timestamp {
+    static func plannedEnd(of data: SyntheticHealthData) -> Timestamp {
         let days: Int
         switch (data.size, data.profile) {
         case (.days(let count), _):

@@ -380,12 +380,16 @@ public struct SyntheticHealthData: Sendable {
         }
     }
 
-    /// Step counts from the Watch and the iPhone, merged in start order.
+    /// Step counts from the Watch and the iPhone, merged in start order: both record the same
+    /// walks and the same pottering about, each in its own pieces, so the source-merged day counts
+    /// each step about once.
     private func emitSteps(_ plan: DayPlan, dayStart: Timestamp, random: inout SeededRandom,
                            scratch steps: inout [StepSample], emitter: inout BatchEmitter) throws {
         steps.removeAll(keepingCapacity: true)
-        Self.drawWatchSteps(plan, random: &random, into: &steps)
-        Self.drawPhoneSteps(plan, random: &random, into: &steps)
+        var pottering = plan.pottering
+        Self.drawPottering(plan, random: &random, into: &pottering)
+        Self.drawWatchSteps(plan, pottering: pottering, random: &random, into: &steps)
+        Self.drawPhoneSteps(plan, pottering: pottering, random: &random, into: &steps)
         steps.sort { ($0.start, $0.provenance) < ($1.start, $1.provenance) }
         for sample in steps {
             try emitter.append(Slot.stepCount, start: Self.timestamp(dayStart, sample.start),
@@ -394,13 +398,31 @@ public struct SyntheticHealthData: Sendable {
         }
     }
 
-    /// The Watch's steps: 1–5-minute pieces of every walk and of the workout, and short
-    /// scattered samples in between, while worn and awake.
-    private static func drawWatchSteps(_ plan: DayPlan, random: inout SeededRandom, into steps: inout [StepSample]) {
+    /// Short periods of pottering about between the walks, from waking to bedtime: 1–5 minutes
+    /// of 6–90 steps, 10–45 minutes apart.
+    private static func drawPottering(_ plan: DayPlan, random: inout SeededRandom, into periods: inout [StepSample]) {
+        periods.removeAll(keepingCapacity: true)
         var second = plan.wake + random.integer(in: 60...900)
+        var boutIndex = 0
+        while true {
+            let length = random.integer(in: 60...300)
+            if second + length > plan.bedtime { return }
+            while boutIndex < plan.bouts.count && plan.bouts[boutIndex].end + 60 <= second { boutIndex += 1 }
+            if boutIndex < plan.bouts.count && plan.bouts[boutIndex].start - 60 < second + length {
+                second = plan.bouts[boutIndex].end + random.integer(in: 300...1800)
+                continue
+            }
+            periods.append(StepSample(start: second, end: second + length, count: random.integer(in: 6...90),
+                                      provenance: ProvenanceIndex.watch))
+            second += length + random.integer(in: 600...2700)
+        }
+    }
+
+    /// The Watch's steps: 1–5-minute pieces of every walk and of the workout, and each period of
+    /// pottering, except while it charges.
+    private static func drawWatchSteps(_ plan: DayPlan, pottering: [StepSample], random: inout SeededRandom,
+                                       into steps: inout [StepSample]) {
         for bout in plan.bouts {
-            drawScatteredSteps(from: &second, to: bout.start - 60, plan: plan, worn: true, random: &random,
-                               into: &steps)
             var pieceStart = bout.start
             while pieceStart < bout.end {
                 let length = min(random.integer(in: 60...300), bout.end - pieceStart)
@@ -409,21 +431,20 @@ public struct SyntheticHealthData: Sendable {
                                         count: max(1, Int(Self.rounded(count))), provenance: ProvenanceIndex.watch))
                 pieceStart += length
             }
-            second = max(second, bout.end + random.integer(in: 300...1800))
         }
-        drawScatteredSteps(from: &second, to: plan.bedtime, plan: plan, worn: true, random: &random, into: &steps)
+        for period in pottering where period.end <= plan.chargeStart || period.start >= plan.chargeEnd {
+            steps.append(period)
+        }
     }
 
-    /// The iPhone's steps: 1–10-minute pieces of the walks it was carried on, starting and
-    /// ending up to a minute or so apart from the Watch's and counting somewhat differently, and
-    /// scattered samples in between.
-    private static func drawPhoneSteps(_ plan: DayPlan, random: inout SeededRandom, into steps: inout [StepSample]) {
-        var second = plan.wake + random.integer(in: 120...1800)
+    /// The iPhone's steps: 1–10-minute pieces of the walks it was carried on and most of the
+    /// pottering periods, starting up to a minute or so after the Watch's and ending before them
+    /// (it is picked up and put down), counting somewhat differently.
+    private static func drawPhoneSteps(_ plan: DayPlan, pottering: [StepSample], random: inout SeededRandom,
+                                       into steps: inout [StepSample]) {
         for bout in plan.bouts where bout.phoneCarried {
-            let windowStart = bout.start + random.integer(in: -60...90)
-            let windowEnd = max(bout.end + random.integer(in: -90...60), windowStart + 60)
-            drawScatteredSteps(from: &second, to: windowStart - 60, plan: plan, worn: false, random: &random,
-                               into: &steps)
+            let windowStart = bout.start + random.integer(in: 0...90)
+            let windowEnd = max(bout.end - random.integer(in: 0...90), windowStart + 60)
             let factor = 0.86 + 0.16 * random.unitDouble()
             var pieceStart = windowStart
             while pieceStart < windowEnd {
@@ -433,26 +454,14 @@ public struct SyntheticHealthData: Sendable {
                                         count: max(1, Int(Self.rounded(count))), provenance: ProvenanceIndex.phone))
                 pieceStart += length
             }
-            second = max(second, windowEnd + random.integer(in: 600...2400))
         }
-        drawScatteredSteps(from: &second, to: plan.bedtime, plan: plan, worn: false, random: &random, into: &steps)
-    }
-
-    /// Short samples of pottering about between `second` and `limit`; the Watch skips its
-    /// charging time.
-    private static func drawScatteredSteps(from second: inout Int, to limit: Int, plan: DayPlan, worn: Bool,
-                                           random: inout SeededRandom, into steps: inout [StepSample]) {
-        while true {
-            let length = worn ? random.integer(in: 60...300) : random.integer(in: 60...600)
-            if second + length > limit { return }
-            if worn && second + length > plan.chargeStart && second < plan.chargeEnd {
-                second = plan.chargeEnd + random.integer(in: 60...600)
-                continue
-            }
-            let count = worn ? random.integer(in: 6...90) : random.integer(in: 10...240)
-            steps.append(StepSample(start: second, end: second + length, count: count,
-                                    provenance: worn ? ProvenanceIndex.watch : ProvenanceIndex.phone))
-            second += length + (worn ? random.integer(in: 600...2700) : random.integer(in: 1200...4800))
+        for period in pottering where random.chance(0.6) {
+            let length = period.end - period.start
+            let start = period.start + random.integer(in: 0...(length / 4))
+            let end = period.end - random.integer(in: 0...(length / 4))
+            let share = Double(end - start) / Double(length) * (0.85 + 0.25 * random.unitDouble())
+            steps.append(StepSample(start: start, end: end, count: max(1, Int(Self.rounded(Double(period.count) * share))),
+                                    provenance: ProvenanceIndex.phone))
         }
     }
 
@@ -502,7 +511,7 @@ public struct SyntheticHealthData: Sendable {
 // MARK: - Day plan
 
 /// One step count sample of a day, in seconds from the day's start.
-private struct StepSample {
+struct StepSample {
     var start: Int
     var end: Int
     var count: Int
@@ -510,7 +519,7 @@ private struct StepSample {
 }
 
 /// A period of walking, or the workout, in seconds from the day's start.
-private struct Bout {
+struct Bout {
     var start: Int
     var end: Int
     /// Steps per minute.
@@ -529,7 +538,7 @@ private enum Activity: Equatable {
 
 /// The shape of one day: when the person wakes, charges the Watch, works out, walks and sleeps.
 /// Seconds from the day's start.
-private struct DayPlan {
+struct DayPlan {
     var wake = 0
     var bedtime = 0
     var chargeStart = 0
@@ -540,6 +549,8 @@ private struct DayPlan {
     var restingHeartRate = 0.0
     /// Walks and the workout, sorted and not overlapping.
     var bouts: [Bout] = []
+    /// Storage for the day's periods of pottering about, reused from day to day.
+    var pottering: [StepSample] = []
 
     /// Draws a new day, reusing the bouts' storage.
     mutating func draw(using random: inout SeededRandom) {

@@ -44,6 +44,8 @@ public struct ExportArchive: Sendable {
         public var maxExpansionRatio: UInt64
         /// The largest central directory read. Default 64 MiB.
         public var maxDirectoryBytes: Int
+        /// The most bytes inflated from one workout route file. Default 1 GiB.
+        public var maxRouteBytes: UInt64
 
         /// Creates limits.
         ///
@@ -51,13 +53,15 @@ public struct ExportArchive: Sendable {
         ///   - maxUncompressedBytes: The most bytes inflated.
         ///   - maxExpansionRatio: The largest ratio of inflated to compressed bytes.
         ///   - maxDirectoryBytes: The largest central directory read.
+        ///   - maxRouteBytes: The most bytes inflated from one route file.
         public init(
             maxUncompressedBytes: UInt64 = 64 << 30, maxExpansionRatio: UInt64 = 1000,
-            maxDirectoryBytes: Int = 64 << 20
+            maxDirectoryBytes: Int = 64 << 20, maxRouteBytes: UInt64 = 1 << 30
         ) {
             self.maxUncompressedBytes = maxUncompressedBytes
             self.maxExpansionRatio = max(1, maxExpansionRatio)
             self.maxDirectoryBytes = max(0, maxDirectoryBytes)
+            self.maxRouteBytes = maxRouteBytes
         }
     }
 
@@ -72,9 +76,21 @@ public struct ExportArchive: Sendable {
     /// The bounds enforced while streaming.
     public let limits: Limits
 
-    private let method: UInt16
-    private let crc32: UInt32
-    private let dataOffset: UInt64
+    /// An entry that can be streamed: where its data is and what it must inflate to.
+    private struct StoredEntry: Sendable {
+        var path: String
+        var method: UInt16
+        var crc32: UInt32
+        var compressedSize: UInt64
+        var uncompressedSize: UInt64
+        var dataOffset: UInt64
+    }
+
+    private let export: StoredEntry
+    /// The archive's central directory, to find a route entry's data.
+    private let directory: ZIPDirectory
+    /// The `.gpx` entries under a `workout-routes` folder, by their path in the archive.
+    private let routeEntries: [String: ZIPDirectory.Entry]
 
     /// Inflated bytes that a ratio under the limit always allows, so that tiny entries pass.
     private static let ratioAllowance: UInt64 = 1 << 20
@@ -94,6 +110,7 @@ public struct ExportArchive: Sendable {
         let directory = try ZIPDirectory(source: source, maxDirectoryBytes: limits.maxDirectoryBytes)
         var preferred: [ZIPDirectory.Entry] = []
         var candidates: [ZIPDirectory.Entry] = []
+        var routes: [String: ZIPDirectory.Entry] = [:]
         try directory.forEachEntry(in: source) { entry in
             if let problem = entry.pathProblem {
                 throw CadenceError(
@@ -105,6 +122,7 @@ public struct ExportArchive: Sendable {
                     .hostileInput, "is refused: its entry \"\(entry.path)\" is a symbolic link", path: path)
             }
             guard !entry.isDirectory else { return }
+            if Self.isRouteFile(entry) { routes[entry.path] = entry }
             if entry.pathBytes.elementsEqual("apple_health_export/export.xml".utf8) {
                 preferred.append(entry)
             } else if Self.isExportName(entry) {
@@ -142,9 +160,11 @@ public struct ExportArchive: Sendable {
         self.compressedSize = chosen.compressedSize
         self.declaredUncompressedSize = chosen.uncompressedSize
         self.limits = limits
-        self.method = chosen.method
-        self.crc32 = chosen.crc32
-        self.dataOffset = try directory.dataOffset(of: chosen, in: source)
+        self.export = StoredEntry(
+            path: chosen.path, method: chosen.method, crc32: chosen.crc32, compressedSize: chosen.compressedSize,
+            uncompressedSize: chosen.uncompressedSize, dataOffset: try directory.dataOffset(of: chosen, in: source))
+        self.directory = directory
+        self.routeEntries = routes
     }
 
     /// Whether an entry is named `export.xml` in any case, at the top or one folder down.
@@ -171,6 +191,72 @@ public struct ExportArchive: Sendable {
     public func streamExport(
         bufferSize: Int = ExportArchive.streamBlockSize, to consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        try stream(export, bufferSize: bufferSize, maxBytes: limits.maxUncompressedBytes, to: consumer)
+    }
+
+    // MARK: Workout routes
+
+    /// Whether an entry is a route file: a `.gpx` file in a `workout-routes` folder.
+    private static func isRouteFile(_ entry: ZIPDirectory.Entry) -> Bool {
+        let components = entry.components
+        guard components.count >= 2, let name = components.last else { return false }
+        return components[components.count - 2].elementsEqual("workout-routes".utf8)
+            && name.count > 4 && name.suffix(4).map { $0 | 0x20 }.elementsEqual(".gpx".utf8)
+    }
+
+    /// The number of route files (`workout-routes/*.gpx`) in the archive.
+    public var routeFileCount: Int { routeEntries.count }
+
+    /// The archive path of the route file that a `<FileReference path=…>` names: the path is taken
+    /// relative to the folder of `export.xml` (`/workout-routes/route_1.gpx` is
+    /// `apple_health_export/workout-routes/route_1.gpx`); `nil` when the archive has no such file.
+    public func routeEntryPath(forReference reference: String) -> String? {
+        var relative = Substring(reference)
+        while relative.hasPrefix("/") { relative = relative.dropFirst() }
+        let folder = entryPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidate = folder.isEmpty ? String(relative) : folder + "/" + relative
+        return routeEntries[candidate] != nil ? candidate : nil
+    }
+
+    /// Inflates a route file and hands its bytes to `consumer`, block by block, under the same
+    /// checks as the export entry and at most ``Limits/maxRouteBytes``.
+    ///
+    /// - Parameters:
+    ///   - entryPath: The route file's path in the archive (see ``routeEntryPath(forReference:)``).
+    ///   - consumer: Called with each block of inflated bytes, in order.
+    /// - Throws: ``CadenceError/Code/notFound`` when the archive has no such route file; otherwise as
+    ///   ``streamExport(bufferSize:to:)``.
+    public func streamRoute(
+        atEntryPath entryPath: String, to consumer: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let entry = routeEntries[entryPath] else {
+            throw CadenceError(.notFound, "holds no route file \(entryPath)", path: path)
+        }
+        if entry.isEncrypted {
+            throw CadenceError(.malformedInput, "is encrypted (entry \(entry.path))", path: path)
+        }
+        guard entry.method == 0 || entry.method == 8 else {
+            throw CadenceError(
+                .malformedInput, "stores \(entry.path) with compression method \(entry.method)", path: path)
+        }
+        let source = try FileByteSource(path: path)
+        let stored = StoredEntry(
+            path: entry.path, method: entry.method, crc32: entry.crc32, compressedSize: entry.compressedSize,
+            uncompressedSize: entry.uncompressedSize, dataOffset: try directory.dataOffset(of: entry, in: source))
+        try stream(stored, bufferSize: Self.streamBlockSize, maxBytes: min(limits.maxRouteBytes, limits.maxUncompressedBytes),
+                   to: consumer)
+    }
+
+    // MARK: Inflating
+
+    /// Inflates `entry` block by block, counting the bytes against `maxBytes` and the expansion
+    /// ratio, and checking its size and CRC-32 at the end.
+    private func stream(
+        _ entry: StoredEntry, bufferSize: Int, maxBytes: UInt64, to consumer: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let entryPath = entry.path
+        let compressedSize = entry.compressedSize
+        let dataOffset = entry.dataOffset
         let source = try FileByteSource(path: path)
         let chunkSize = max(4096, bufferSize)
         var produced: UInt64 = 0
@@ -181,10 +267,10 @@ public struct ExportArchive: Sendable {
 
         func deliver(_ block: UnsafeRawBufferPointer) throws {
             produced += UInt64(block.count)
-            if produced > limits.maxUncompressedBytes {
+            if produced > maxBytes {
                 throw CadenceError(
                     .hostileInput,
-                    "inflates \(entryPath) to more than \(limits.maxUncompressedBytes) bytes, the limit", path: path)
+                    "inflates \(entryPath) to more than \(maxBytes) bytes, the limit", path: path)
             }
             if produced > maxByRatio {
                 throw CadenceError(
@@ -202,8 +288,8 @@ public struct ExportArchive: Sendable {
             }
         }
 
-        if method == 0 {
-            try streamStored(source, chunkSize: chunkSize, deliver: deliver)
+        if entry.method == 0 {
+            try streamStored(source, entry, chunkSize: chunkSize, deliver: deliver)
         } else {
             var offset = Int64(dataOffset)
             var remaining = compressedSize
@@ -243,14 +329,14 @@ public struct ExportArchive: Sendable {
                     .malformedInput, "is corrupt: the deflate data of \(entryPath) is broken (\(error))", path: path)
             }
         }
-        guard produced == declaredUncompressedSize else {
+        guard produced == entry.uncompressedSize else {
             throw CadenceError(
                 .malformedInput,
                 "is corrupt: \(entryPath) inflates to \(produced) bytes but its header says "
-                    + "\(declaredUncompressedSize)",
+                    + "\(entry.uncompressedSize)",
                 path: path)
         }
-        guard checksum.value == crc32 else {
+        guard checksum.value == entry.crc32 else {
             throw CadenceError(
                 .malformedInput, "is corrupt: the CRC-32 of \(entryPath) does not match its header", path: path)
         }
@@ -258,10 +344,10 @@ public struct ExportArchive: Sendable {
 
     /// Streams a stored (uncompressed) entry.
     private func streamStored(
-        _ source: FileByteSource, chunkSize: Int, deliver: (UnsafeRawBufferPointer) throws -> Void
+        _ source: FileByteSource, _ entry: StoredEntry, chunkSize: Int, deliver: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        var offset = Int64(dataOffset)
-        var remaining = compressedSize
+        var offset = Int64(entry.dataOffset)
+        var remaining = entry.compressedSize
         var data = Data(count: chunkSize)
         while remaining > 0 {
             let take = Int(min(UInt64(chunkSize), remaining))

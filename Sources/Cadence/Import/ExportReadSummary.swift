@@ -27,6 +27,11 @@ public struct ExportReadSummary: Sendable, Equatable {
     public var correlationCount = 0
     /// `<Workout>` elements met.
     public var workoutCount = 0
+    /// Of ``workoutCount``, the workouts read whole and handed over.
+    public var deliveredWorkoutCount = 0
+    /// Of ``workoutCount``, the workouts skipped because they could not be read (a required
+    /// attribute missing, a value that is not a number); the first few are in ``issues``.
+    public var malformedWorkoutCount = 0
     /// `<ActivitySummary>` elements met.
     public var activitySummaryCount = 0
     /// `<MetadataEntry>` elements met, wherever they were.
@@ -74,6 +79,8 @@ extension ExportReadSummary {
         malformedRecordCount += other.malformedRecordCount
         correlationCount += other.correlationCount
         workoutCount += other.workoutCount
+        deliveredWorkoutCount += other.deliveredWorkoutCount
+        malformedWorkoutCount += other.malformedWorkoutCount
         activitySummaryCount += other.activitySummaryCount
         metadataEntryCount += other.metadataEntryCount
         otherElementCount += other.otherElementCount

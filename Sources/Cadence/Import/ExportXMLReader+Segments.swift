@@ -45,7 +45,9 @@ extension ExportXMLReader: SegmentableReader {
     }
 
     /// Whether nothing read was malformed.
-    var readCleanly: Bool { summary.malformedRecordCount == 0 && summary.issues.isEmpty }
+    var readCleanly: Bool {
+        summary.malformedRecordCount == 0 && summary.malformedWorkoutCount == 0 && summary.issues.isEmpty
+    }
 
     /// Takes the state of a segment copy that read the bytes right after this reader's last
     /// byte, adding its lines and counts to this reader's.

@@ -246,6 +246,11 @@ extension ExportXMLReader {
                     skipped.element, name: name, bytes: nil, isSelfClosing: last == UInt8(ascii: "/"),
                     problem: problem, line: skipped.line, handler: &handler)
             }
+            if readsWorkoutTag(skipped.element) {
+                try readWorkoutTag(
+                    nil, name: name, isEndTag: skipped.isEndTag, isSelfClosing: last == UInt8(ascii: "/"),
+                    problem: problem, line: skipped.line, handler: &handler)
+            }
         }
         return index + 1
     }
@@ -407,6 +412,11 @@ extension ExportXMLReader {
             try handleStartTag(
                 element, name: name, bytes: bytes, isSelfClosing: isSelfClosing, problem: problem,
                 line: tagLine, handler: &handler)
+        }
+        if readsWorkoutTag(element) {
+            try readWorkoutTag(
+                UnsafeBufferPointer(start: bytes + start, count: tagEnd + 1 - start), name: name, isEndTag: isEndTag,
+                isSelfClosing: isSelfClosing, problem: problem, line: tagLine, handler: &handler)
         }
         return .complete(next: tagEnd + 1)
     }

@@ -189,6 +189,8 @@ public struct ExportXMLReader {
     var parsesExportDates = false
     /// Parses the dates of records in the export's format, remembering the last day.
     var exportDates = ExportTimestampParser()
+    /// The workout being read, if a `<Workout>` is open (see `ExportXMLReader+Workouts.swift`).
+    var workoutBuilder = ExportWorkoutBuilder()
 
     /// The longest element name accepted.
     static let maximumNameBytes = 1024

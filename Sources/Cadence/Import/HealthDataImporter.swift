@@ -46,6 +46,13 @@ public struct ImportSummary: Sendable, Codable {
     public var correlations = 0
     public var workouts = 0
     public var activitySummaries = 0
+    /// Workout route files (GPX) read.
+    public var workoutRoutes = 0
+    /// Route files that are missing or could not be read whole, and route points skipped; the
+    /// workouts themselves are still read.
+    public var routeIssueCount = 0
+    /// The first of those problems, with the line of their workout.
+    public var routeIssues: [Rejection] = []
     /// Bytes read (of the uncompressed XML for a zip).
     public var bytesRead = 0
 
@@ -106,6 +113,9 @@ public struct HealthDataImporter: Sendable {
     /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
     /// tests and fuzzing, to cut often).
     package var segmentBytes = 8 << 20
+    /// Receives each batch's workouts, numbered and with their routes read, in file order: where
+    /// saving them is to go once the store keeps workouts; until then they are counted only.
+    package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?
 
     /// Creates an importer.
     public init(store: HealthStore, strict: Bool = false, batchSize: Int = 100_000,

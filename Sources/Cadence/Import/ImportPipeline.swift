@@ -27,6 +27,10 @@ struct ImportPipeline {
     var totalBytes: Int?
     /// Records read when progress was last reported.
     private var reportedRecords = 0
+    /// Numbers look-alike workouts in file order (see `ImportPipeline+Workouts.swift`).
+    var workoutOccurrences = OccurrenceCounter()
+    /// Where the GPX files of workout routes are, if the source has any.
+    var routeFiles: WorkoutRouteFiles?
 
     /// Records between progress reports.
     static let progressInterval = 10_000
@@ -55,6 +59,7 @@ struct ImportPipeline {
     /// Hands the collected batches to the saver, to be saved in one transaction once their
     /// look-alike records are numbered.
     private mutating func saveCollected() throws {
+        try saveWorkouts()
         guard collector.pending > 0, !dryRun else { return }
         try saver.save(collector.takeBatches(), numberingOccurrences: true)
     }

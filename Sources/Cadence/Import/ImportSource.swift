@@ -49,6 +49,7 @@ struct ExportXMLFileSource: ImportSource {
         let source = try FileByteSource(path: path)
         pipeline.totalBytes = Int(source.size)
         var reader = exportReader(path: path, pipeline)
+        pipeline.routeFiles = .besideExport(atPath: path)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -69,6 +70,7 @@ struct ExportArchiveSource: ImportSource {
     func read(into pipeline: inout ImportPipeline) throws {
         let archive = try ExportArchive(path: path)
         var reader = exportReader(path: path + "/" + archive.entryPath, pipeline)
+        pipeline.routeFiles = .archive(archive)
         let ahead = max(2, pipeline.importer.parallelism * pipeline.importer.segmentBytes / ExportArchive.streamBlockSize)
         try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
             try reader.feed(block, into: &pipeline.collector)

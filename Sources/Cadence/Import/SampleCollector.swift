@@ -34,6 +34,8 @@ struct SampleCollector {
     /// `<Correlation>`s, in file order, each with where its records start in ``nestedRecords``:
     /// stored once their members are resolved (SPEC §13).
     private(set) var correlations: [(record: ExportRecord, firstMember: Int)] = []
+    /// Workouts read and not taken yet, with the lines of their `<Workout>` tags, in file order.
+    private(set) var workouts: [(workout: Workout, line: Int)] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
@@ -111,6 +113,7 @@ struct SampleCollector {
         records += segment.records
         correlations += segment.correlations.map { ($0.record, $0.firstMember + nestedRecords.count) }
         nestedRecords += segment.nestedRecords
+        workouts += segment.workouts
         recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
@@ -125,6 +128,12 @@ struct SampleCollector {
             pending = 0
         }
         return batches
+    }
+
+    /// Hands over the workouts read, with the lines of their `<Workout>` tags, and forgets them.
+    mutating func takeWorkouts() -> [(workout: Workout, line: Int)] {
+        defer { workouts = [] }
+        return workouts
     }
 
     /// Hands over the records met inside correlations, and the correlations, and forgets them.
@@ -480,6 +489,8 @@ extension SampleCollector: ExportRecordSink {
     mutating func receive(_ view: ExportRecordView) {
         if !addIfRepeating(view) { add(view.record()) }
     }
+
+    mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
 }
 
 extension ImportSummary {
