@@ -25,19 +25,9 @@ struct CSVFileSource: ImportSource {
     let path: String
 
     func read(into pipeline: inout ImportPipeline) throws {
-        let source = try FileByteSource(path: path)
-        pipeline.totalBytes = Int(source.size)
         var reader = SegmentedReader(reader: try CSVImportReader(path: path), parallelism: pipeline.importer.parallelism,
                                      segmentBytes: pipeline.importer.segmentBytes)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: CSVImportReader.blockSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try source.read(into: buffer)
-            guard count > 0 else { break }
-            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &pipeline.collector)
-            try pipeline.didRead(bytes: count)
-        }
-        _ = try reader.finish(into: &pipeline.collector)
+        _ = try reader.readFile(at: path, into: &pipeline)
     }
 }
 
@@ -46,19 +36,9 @@ struct ExportXMLFileSource: ImportSource {
     let path: String
 
     func read(into pipeline: inout ImportPipeline) throws {
-        let source = try FileByteSource(path: path)
-        pipeline.totalBytes = Int(source.size)
         var reader = exportReader(path: path, pipeline)
         pipeline.routeFiles = .besideExport(atPath: path)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ExportXMLReader.blockSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try source.read(into: buffer)
-            guard count > 0 else { break }
-            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &pipeline.collector)
-            try pipeline.didRead(bytes: count)
-        }
-        pipeline.collector.note(try reader.finish(into: &pipeline.collector))
+        pipeline.collector.note(try reader.readFile(at: path, into: &pipeline))
     }
 }
 
@@ -80,13 +60,31 @@ struct ExportArchiveSource: ImportSource {
     }
 }
 
+extension SegmentedReader {
+    /// Reads the whole file at `path` into the pipeline's collector, block by block, reporting
+    /// progress after each; returns what the reader reports.
+    mutating func readFile(at path: String, into pipeline: inout ImportPipeline) throws -> Reader.Summary {
+        let source = try FileByteSource(path: path)
+        pipeline.totalBytes = Int(source.size)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Reader.blockSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try source.read(into: buffer)
+            guard count > 0 else { break }
+            try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &pipeline.collector)
+            try pipeline.didRead(bytes: count)
+        }
+        return try finish(into: &pipeline.collector)
+    }
+}
+
 /// A segmented reader for the export at `path` that hands over dates parsed (the collector needs
 /// only the instants).
 private func exportReader(path: String, _ pipeline: ImportPipeline) -> SegmentedReader<ExportXMLReader> {
     var reader = ExportXMLReader(path: path)
     reader.parsesExportDates = true
     return SegmentedReader(reader: reader, parallelism: pipeline.importer.parallelism,
-                                 segmentBytes: pipeline.importer.segmentBytes)
+                           segmentBytes: pipeline.importer.segmentBytes)
 }
 
 extension SampleCollector {
