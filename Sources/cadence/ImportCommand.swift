@@ -92,6 +92,11 @@ struct ImportCommand: ParsableCommand {
 
     // MARK: Output
 
+    /// Rejections or route issues as JSON objects of their line and reason.
+    private static func issues(_ issues: [ImportSummary.Rejection]) -> JSONValue {
+        .array(issues.map { .object([("line", .integer($0.line)), ("reason", .string($0.reason))]) })
+    }
+
     static func json(_ summaries: [ImportSummary], failures: [CadenceError]) -> JSONValue {
         .object([
             ("files", .array(summaries.map { summary in
@@ -100,9 +105,7 @@ struct ImportCommand: ParsableCommand {
                     ("imported", .integer(summary.imported)),
                     ("duplicates", .integer(summary.duplicates)),
                     ("rejected", .integer(summary.rejected)),
-                    ("rejections", .array(summary.rejections.map {
-                        .object([("line", .integer($0.line)), ("reason", .string($0.reason))])
-                    })),
+                    ("rejections", issues(summary.rejections)),
                     ("unknownTypes", .object(summary.unknownTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
                     ("unknownCategoryValues", .object(summary.unknownCategoryValues.sorted { $0.key < $1.key }
                         .map { ($0.key, .integer($0.value)) })),
@@ -111,9 +114,7 @@ struct ImportCommand: ParsableCommand {
                     ("correlations", .integer(summary.correlations)),
                     ("workouts", .integer(summary.workouts)),
                     ("workoutRoutes", .integer(summary.workoutRoutes)),
-                    ("routeIssues", .array(summary.routeIssues.map {
-                        .object([("line", .integer($0.line)), ("reason", .string($0.reason))])
-                    })),
+                    ("routeIssues", issues(summary.routeIssues)),
                     ("activitySummaries", .integer(summary.activitySummaries)),
                     ("bytesRead", .integer(summary.bytesRead)),
                 ])

@@ -70,7 +70,7 @@ struct SVGChart {
         // Horizontal gridlines and value labels.
         svg += "<g stroke=\"#e3e3e3\" stroke-width=\"1\">\n"
         for tick in ticks {
-            svg += "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(y(tick)))\" x2=\"\(Self.number(left + plotWidth))\" y2=\"\(Self.number(y(tick)))\"/>\n"
+            svg += Self.line(left, y(tick), left + plotWidth, y(tick))
         }
         svg += "</g>\n<g fill=\"#444\" text-anchor=\"end\">\n"
         for tick in ticks {
@@ -125,11 +125,11 @@ struct SVGChart {
         // Axes and dated ticks.
         let baseline = top + plotHeight
         svg += "<g stroke=\"#444\" stroke-width=\"1\">\n"
-        svg += "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(top))\" x2=\"\(Self.number(left))\" y2=\"\(Self.number(baseline))\"/>\n"
-        svg += "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(baseline))\" x2=\"\(Self.number(left + plotWidth))\" y2=\"\(Self.number(baseline))\"/>\n"
+        svg += Self.line(left, top, left, baseline)
+        svg += Self.line(left, baseline, left + plotWidth, baseline)
         let labelled = labelledPoints(plotWidth: plotWidth)
         for point in labelled {
-            svg += "<line x1=\"\(Self.number(x(point.start)))\" y1=\"\(Self.number(baseline))\" x2=\"\(Self.number(x(point.start)))\" y2=\"\(Self.number(baseline + 5))\"/>\n"
+            svg += Self.line(x(point.start), baseline, x(point.start), baseline + 5)
         }
         svg += "</g>\n<g fill=\"#444\" text-anchor=\"middle\">\n"
         for point in labelled {
@@ -211,6 +211,11 @@ struct SVGChart {
         <text x="\(number(left))" y="46" fill="#555">\(escape(subtitle))</text>
 
         """
+    }
+
+    /// A `<line>` element from (x1, y1) to (x2, y2), on a line of its own.
+    static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> String {
+        "<line x1=\"\(number(x1))\" y1=\"\(number(y1))\" x2=\"\(number(x2))\" y2=\"\(number(y2))\"/>\n"
     }
 
     /// A coordinate with at most two decimals.

@@ -199,27 +199,20 @@ public final class SyntheticExportWriter {
         let rowBound = pieces.longest * 2 + 4 * Self.fieldBound
         let columns = batch.columns
         let hasCreation = !columns.creation.isEmpty
-        // Format into a local copy, so the loop pays no exclusivity checks on the class's property.
-        var output = self.output
-        defer { self.output = output }
-        try pieces.bytes.withUnsafeBufferPointer { table in
-            for row in 0..<columns.count {
-                if output.count + rowBound > Self.flushThreshold { try flush(&output) }
-                output.reserve(rowBound)
-                let provenance = Int(columns.provenance[row])
-                let end = columns.end[row]
-                output.append(pieces.piece(heads[provenance], in: table))
-                output.appendDate(columns.start[row])
-                output.append(UInt8(ascii: ","))
-                output.appendDate(end)
-                output.append(UInt8(ascii: ","))
-                output.appendValue(columns.value[row])
-                output.append(UInt8(ascii: ","))
-                output.append(pieces.piece(tails[provenance], in: table))
-                let creation = hasCreation ? columns.creation[row] : SampleColumns.absent
-                output.appendDate(creation == SampleColumns.absent ? end : creation)
-                output.append(UInt8(ascii: "\n"))
-            }
+        try formatRows(columns.count, rowBound: rowBound, pieces: pieces) { output, table, row in
+            let provenance = Int(columns.provenance[row])
+            let end = columns.end[row]
+            output.append(pieces.piece(heads[provenance], in: table))
+            output.appendDate(columns.start[row])
+            output.append(UInt8(ascii: ","))
+            output.appendDate(end)
+            output.append(UInt8(ascii: ","))
+            output.appendValue(columns.value[row])
+            output.append(UInt8(ascii: ","))
+            output.append(pieces.piece(tails[provenance], in: table))
+            let creation = hasCreation ? columns.creation[row] : SampleColumns.absent
+            output.appendDate(creation == SampleColumns.absent ? end : creation)
+            output.append(UInt8(ascii: "\n"))
         }
         rowCount += columns.count
     }
@@ -259,27 +252,37 @@ public final class SyntheticExportWriter {
         let rowBound = pieces.longest * 6 + 4 * Self.fieldBound
         let hasCreation = !columns.creation.isEmpty
         let hasMetadata = !columns.metadataIndex.isEmpty
+        try formatRows(columns.count, rowBound: rowBound, pieces: pieces) { output, table, row in
+            let end = columns.end[row]
+            output.append(pieces.piece(prefixes[Int(columns.provenance[row])], in: table))
+            let creation = hasCreation ? columns.creation[row] : SampleColumns.absent
+            output.appendDate(creation == SampleColumns.absent ? end : creation)
+            output.append(pieces.piece(startAttribute, in: table))
+            output.appendDate(columns.start[row])
+            output.append(pieces.piece(endAttribute, in: table))
+            output.appendDate(end)
+            output.append(pieces.piece(valueAttribute, in: table))
+            output.appendValue(columns.value[row])
+            let metadataSet = hasMetadata ? Int(columns.metadataIndex[row]) : 0
+            output.append(pieces.piece(endings[metadataSet < endings.count ? metadataSet : 0], in: table))
+        }
+        rowCount += columns.count
+    }
+
+    /// Formats `count` rows of at most `rowBound` bytes each into the output, flushing it when full.
+    /// The output is formatted as a local copy, so the loop pays no exclusivity checks on the
+    /// class's property.
+    private func formatRows(_ count: Int, rowBound: Int, pieces: PieceTable,
+                            _ format: (inout RowBuffer, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
         var output = self.output
         defer { self.output = output }
         try pieces.bytes.withUnsafeBufferPointer { table in
-            for row in 0..<columns.count {
+            for row in 0..<count {
                 if output.count + rowBound > Self.flushThreshold { try flush(&output) }
                 output.reserve(rowBound)
-                let end = columns.end[row]
-                output.append(pieces.piece(prefixes[Int(columns.provenance[row])], in: table))
-                let creation = hasCreation ? columns.creation[row] : SampleColumns.absent
-                output.appendDate(creation == SampleColumns.absent ? end : creation)
-                output.append(pieces.piece(startAttribute, in: table))
-                output.appendDate(columns.start[row])
-                output.append(pieces.piece(endAttribute, in: table))
-                output.appendDate(end)
-                output.append(pieces.piece(valueAttribute, in: table))
-                output.appendValue(columns.value[row])
-                let metadataSet = hasMetadata ? Int(columns.metadataIndex[row]) : 0
-                output.append(pieces.piece(endings[metadataSet < endings.count ? metadataSet : 0], in: table))
+                try format(&output, table, row)
             }
         }
-        rowCount += columns.count
     }
 
     // MARK: Formatting

@@ -40,8 +40,7 @@ package struct Aggregator {
         self.predicate = predicate
         self.options = options
         self.edges = edges
-        self.ranking = SourceRanking(provenances: snapshot.provenances,
-                                     priority: sourcePriority ?? snapshot.sourcePriority.list(for: type.identifier))
+        self.ranking = SourceRanking(for: type.identifier, in: snapshot, priority: sourcePriority)
     }
 
     /// The scan this query needs over `typeSnapshot`: its selection, the span of its intervals, the

@@ -50,8 +50,7 @@ package struct CategoryDurationSweep {
         self.track = track
         self.separate = separate
         self.edges = edges
-        self.ranking = SourceRanking(provenances: snapshot.provenances,
-                                     priority: sourcePriority ?? snapshot.sourcePriority.list(for: series.identifier))
+        self.ranking = SourceRanking(for: series.identifier, in: snapshot, priority: sourcePriority)
         self.parallelism = parallelism
     }
 

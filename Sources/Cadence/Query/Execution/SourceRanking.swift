@@ -22,6 +22,12 @@ package struct SourceRanking: Sendable {
     /// The number of distinct ranks.
     package let rankCount: Int
 
+    /// The ranking a query over `identifier`'s series uses in `snapshot`: the query's own list
+    /// when it gives one, else the store's list for the type.
+    package init(for identifier: String, in snapshot: StoreSnapshot, priority: [String]?) {
+        self.init(provenances: snapshot.provenances, priority: priority ?? snapshot.sourcePriority.list(for: identifier))
+    }
+
     package init(provenances: [Provenance], priority: [String]) {
         var sources: [Source] = []
         var sourceIndexes: [Source: Int] = [:]
