@@ -94,7 +94,7 @@ enum ArgumentValues {
         switch SampleKind(identifier: text) {
         case .category: return .category(CategoryType(identifier: text))
         case .correlation: return .correlation(CorrelationType(identifier: text))
-        case .quantity: break
+        case .quantity, .workout: break
         }
         if let known = QuantityType.known(text) { return .quantity(known) }
         if let known = CategoryType.known(text) { return .category(known) }

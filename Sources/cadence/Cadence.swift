@@ -30,6 +30,7 @@ struct CadenceCommand: ParsableCommand {
             StatsCommand.self,
             BatchCommand.self,
             SamplesCommand.self,
+            WorkoutsCommand.self,
             ChangesCommand.self,
             DeleteCommand.self,
             InfoCommand.self,

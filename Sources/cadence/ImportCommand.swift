@@ -154,8 +154,8 @@ struct ImportCommand: ParsableCommand {
                 ("other records (not stored)", summary.otherRecords),
                 ("records inside correlations (imported at top level)", summary.correlationRecords),
                 ("correlations", summary.correlations),
-                ("workouts (not stored)", summary.workouts),
-                ("workout route files read (not stored)", summary.workoutRoutes),
+                ("workouts", summary.workouts),
+                ("workout route files read", summary.workoutRoutes),
                 ("route problems", summary.routeIssueCount),
                 ("activity summaries (not stored)", summary.activitySummaries),
             ]

@@ -18,18 +18,22 @@ import Foundation
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "Draw the statistics of a quantity type per interval as an SVG chart.")
+        abstract: "Draw the statistics of a quantity type per interval, or a workout's route, as an SVG chart.")
 
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: ArgumentHelp("The quantity type, such as stepCount or heartRate.", valueName: "type"))
-    var type: String
+    var type: String?
+
+    @Option(help: ArgumentHelp("Draw this workout's route instead (its UUID, as cadence workouts lists it).",
+                               valueName: "uuid"))
+    var workout: String?
 
     @OptionGroup var filter: SampleFilterOptions
 
     @Option(help: ArgumentHelp("The interval length: N followed by min, h, d, w, mo or y (15min, 1d, 1w).",
                                valueName: "length"))
-    var interval: String
+    var interval: String?
 
     @Option(help: ArgumentHelp("Where intervals start (default: local midnight of 2000-01-01).", valueName: "date"))
     var anchor: String?
@@ -54,7 +58,12 @@ struct PlotCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard filter.from != nil, filter.to != nil else { throw ValidationError("plot needs both --from and --to.") }
+        if workout != nil {
+            guard type == nil, interval == nil else { throw ValidationError("--workout draws a route: leave out --type and --interval.") }
+        } else {
+            guard type != nil, interval != nil else { throw ValidationError("plot needs --type and --interval, or --workout.") }
+            guard filter.from != nil, filter.to != nil else { throw ValidationError("plot needs both --from and --to.") }
+        }
         guard (200...20_000).contains(width), (150...20_000).contains(height) else {
             throw ValidationError("--width must be 200 to 20000 and --height 150 to 20000 pixels.")
         }
@@ -62,6 +71,8 @@ struct PlotCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.openForReading()
+        if let workout { return try plotRoute(of: workout, in: store) }
+        guard let type, let interval else { throw ValidationError("plot needs --type and --interval, or --workout.") }
         let quantityType = try ArgumentValues.quantityType(type, in: store)
         let resolved = try filter.resolve()
         let plotUnit = try ArgumentValues.unit(unit, for: quantityType)
@@ -92,14 +103,39 @@ struct PlotCommand: ParsableCommand {
         let chart = SVGChart(
             title: title ?? name, subtitle: subtitle, unit: plotUnit.unitString, style: isDiscrete ? .band : .bars,
             points: points, timeZone: resolved.timeZone, intervalUnit: components.unit, width: width, height: height)
-        let svg = chart.render()
+        try write(chart.render(), saying: "a chart of \(points.count) intervals")
+    }
+
+    /// Draws the route of the workout with UUID `text`.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` for an unreadable UUID, `notFound` when no
+    ///   stored workout has it or when it has no route points.
+    private func plotRoute(of text: String, in store: HealthStore) throws {
+        guard let uuid = UUID(uuidString: text) else {
+            throw CadenceError(.invalidArgument, "--workout \"\(text)\" is not a UUID.")
+        }
+        let found = try store.execute(SampleQuery(workoutsMatching: .uuids([uuid]))).first
+        guard let found else { throw CadenceError(.notFound, "No stored workout has the UUID \(uuid.uuidString).") }
+        let locations = LocationSeries(found.routes.flatMap { route in (0..<route.locations.count).map { route.locations[$0] } })
+        guard !locations.isEmpty else {
+            throw CadenceError(.notFound, "The workout \(uuid.uuidString) has no route points to draw.")
+        }
+        let zone = try filter.resolve().timeZone
+        let map = SVGRouteMap(title: title ?? "\(found.activityType.shortName) (\(found.source.name))",
+                              subtitle: LocalDateText.format(found.startDate, timeZone: zone, showsTime: true),
+                              locations: locations, width: width, height: height)
+        try write(map.render(), saying: "a route of \(locations.count) points")
+    }
+
+    /// Writes `svg` to the output file and says what was written.
+    private func write(_ svg: String, saying what: String) throws {
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             throw CadenceError(.io, "Cannot write the chart: \(error.localizedDescription)", path: output)
         }
         var console = StandardOutput()
-        console.writeLine("Wrote a chart of \(points.count) intervals to \(output).")
+        console.writeLine("Wrote \(what) to \(output).")
         console.flush()
     }
 }

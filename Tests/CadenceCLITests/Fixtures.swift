@@ -56,15 +56,16 @@ enum Fixtures {
 
     /// What the export should import, counted from the XML text independently of Cadence.
     struct ExpectedCounts {
-        /// Top-level quantity and category records, and correlations, per type.
+        /// Top-level quantity and category records, correlations and workouts, per type.
         var records: [String: Int] = [:]
         /// Samples per type: every top-level record is one, look-alikes included (SPEC §1).
         var samples: [String: Int] { records }
     }
 
-    /// Counts the quantity and category records and the correlations of an export, line by line.
+    /// Counts the quantity and category records, the correlations and the workouts of an export,
+    /// line by line.
     ///
-    /// Each `<Record …>` or `<Correlation …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
+    /// Each `<Record …>`, `<Correlation …>` or `<Workout …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
     /// the export repeats them at top level, and Cadence imports them once from there. Records that
     /// look alike (the file has 166 such repeats, for example two "Bananas" entries minutes apart)
     /// are distinct objects and each is a sample (SPEC §1).
@@ -78,6 +79,7 @@ enum Fixtures {
                 counts.records[Self.attributes(of: line)["type"] ?? "", default: 0] += 1
             }
             if line.contains("</Correlation>") { insideCorrelation = false }
+            if line.contains("<Workout ") { counts.records["HKWorkoutTypeIdentifier", default: 0] += 1 }
             guard !insideCorrelation, line.contains("<Record type=\"HKQuantityTypeIdentifier")
                 || line.contains("<Record type=\"HKCategoryTypeIdentifier") else { continue }
             counts.records[Self.attributes(of: line)["type"] ?? "", default: 0] += 1

@@ -32,10 +32,11 @@ struct ImportTests {
         #expect(file["rejected"] as? Int == 0)
         #expect(file["workouts"] as? Int == 61)
         #expect(file["correlations"] as? Int == 34)
-        // Sleep, mindful sessions and food correlations are stored too (SPEC §13).
+        // Sleep, mindful sessions, food correlations and workouts are stored too (SPEC §13).
         #expect(expected.samples["HKCategoryTypeIdentifierSleepAnalysis"] == 121)
         #expect(expected.samples["HKCategoryTypeIdentifierMindfulSession"] == 4)
         #expect(expected.samples["HKCorrelationTypeIdentifierFood"] == 34)
+        #expect(expected.samples["HKWorkoutTypeIdentifier"] == 61)
         #expect((file["unknownCategoryValues"] as? [String: Int])?.isEmpty == true)
 
         let info = try CadenceBinary.succeed(["info", "--store", imported.store, "--format", "json"]).jsonObject()

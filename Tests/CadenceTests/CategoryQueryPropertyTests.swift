@@ -91,17 +91,10 @@ struct CategoryQueryPropertyTests {
         var random = TestRandom(seed: seed &+ 200)
         var current = Dictionary(uniqueKeysWithValues: reference.map { ($0.uuid, $0) })
         var seen: [UUID: CategorySample] = [:]
-        var anchor: QueryAnchor?
+        var query = AnchoredObjectQuery(categoryType: .sleepAnalysis)
         for round in 0..<8 {
             // Page through everything changed since the last anchor.
-            var page: AnchoredObjectQuery<CategorySample>.Result
-            repeat {
-                page = try store.execute(AnchoredObjectQuery(categoryType: .sleepAnalysis, anchor: anchor,
-                                                             limit: Int.random(in: 1...120, using: &random)))
-                for sample in page.samples { seen[sample.uuid] = sample }
-                for deleted in page.deletedObjects { seen[deleted.uuid] = nil }
-                anchor = page.anchor
-            } while page.hasMore
+            try store.pageChanges(&query, into: &seen, maxLimit: 120, random: &random, uuid: \.uuid)
             #expect(seen == current, "round \(round)")
             // Change the store: new samples, and deletes of random stored ones.
             let added = try (0..<Int.random(in: 0...50, using: &random)).map { _ in try Self.randomSample(&random) }

@@ -15,7 +15,7 @@ import ZIPFoundation
 struct HealthDataImporterTests {
     static let dataDirectory = ImportFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/apple-health")
 
-    /// Top-level quantity records per type, found with a plain scan of the tags (an oracle
+    /// Top-level records and workouts per type, found with a plain scan of the tags (an oracle
     /// independent of the XML reader): records inside `<Correlation>` are repeated at top level,
     /// and every top-level record is a sample of its own, look-alikes included (SPEC §1).
     static func expectedCounts(_ file: URL) throws -> [String: Int] {
@@ -34,6 +34,7 @@ struct HealthDataImporterTests {
                 counts[attribute("type", line), default: 0] += 1
             }
             if line.hasPrefix("/Correlation>") { insideCorrelation = false }
+            if line.hasPrefix("Workout ") { counts["HKWorkoutTypeIdentifier", default: 0] += 1 }
             let type = attribute("type", line)
             guard !insideCorrelation, line.hasPrefix("Record "),
                   type.hasPrefix("HKQuantityTypeIdentifier") || type.hasPrefix("HKCategoryTypeIdentifier") else { continue }

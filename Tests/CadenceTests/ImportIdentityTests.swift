@@ -253,8 +253,8 @@ struct ImportIdentityTests {
         let path = try ImportFixtures.appleHealthFile("hkimport-export.xml")
         let store = HealthStore.inMemory()
         let first = try HealthDataImporter(store: store).importFile(atPath: path)
-        // 10,814 quantity samples, 121 sleep records, 4 mindful sessions and 34 food correlations.
-        #expect(first.duplicates == 0 && first.rejected == 0 && first.imported == 10_973)
+        // 10,814 quantity samples, 121 sleep records, 4 mindful sessions, 34 food correlations and 61 workouts.
+        #expect(first.duplicates == 0 && first.rejected == 0 && first.imported == 11_034)
         let again = try HealthDataImporter(store: store).importFile(atPath: path)
         #expect(again.imported == 0 && again.duplicates == first.imported)
         #expect(try store.execute(SampleQuery(categoryType: .sleepAnalysis)).count == 121)

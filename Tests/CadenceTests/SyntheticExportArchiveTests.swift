@@ -33,11 +33,11 @@ struct SyntheticExportArchiveTests {
         importer.workoutHandler = { workouts in received.withLock { $0 += workouts } }
         let summary = try importer.importFile(atPath: path)
         #expect(summary.rejected == 0, "\(summary.rejections)")
-        // Quantity rows, category records and correlations are all stored samples.
+        // Quantity rows, category records, correlations and workouts are all stored samples.
         let categoryRecords = expected.reduce(0) { $0 + $1.categoryRecords.count }
         let correlations = expected.reduce(0) { $0 + $1.correlations.count }
         #expect(categoryRecords > 0)
-        #expect(summary.imported == rows + categoryRecords + correlations)
+        #expect(summary.imported == rows + categoryRecords + correlations + expected.reduce(0) { $0 + $1.workouts.count })
         #expect(expected.allSatisfy { day in day.categoryRecords.contains { $0.value.hasSuffix("AsleepREM") } })
         #expect(expected.allSatisfy { day in day.categoryRecords.contains { $0.provenance == SyntheticHealthData.sleepAppProvenance } })
         #expect(summary.correlations == expected.reduce(0) { $0 + $1.correlations.count })
@@ -48,6 +48,8 @@ struct SyntheticExportArchiveTests {
         let generated = expected.flatMap(\.workouts)
         #expect(workouts.count == 5 && generated.count == 5)
         #expect(summary.workoutRoutes == 5 && summary.routeIssueCount == 0)
+        // The store gives back every workout as it was read, routes included.
+        #expect(try importer.store.execute(SampleQuery(workoutsMatching: .all)) == workouts)
         for (read, made) in zip(workouts, generated) {
             #expect(read.activityType == made.activityType)
             #expect(read.startDate == made.startDate && read.endDate == made.endDate)

@@ -41,7 +41,8 @@ public struct ImportSummary: Sendable, Codable {
     /// Records inside `<Correlation>`s that are copies of top-level records (exports repeat them
     /// there), so not stored twice; a nested record without a top-level twin is imported.
     public var correlationRecords = 0
-    /// `<Correlation>` elements (stored, with their members' UUIDs); `<Workout>` and
+    /// `<Correlation>` elements (stored, with their members' UUIDs); `<Workout>` elements
+    /// (stored, each with its events, statistics, activities and route, and counted in `imported`);
     /// `<ActivitySummary>` elements, counted and not stored.
     public var correlations = 0
     public var workouts = 0
@@ -113,8 +114,8 @@ public struct HealthDataImporter: Sendable {
     /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
     /// tests and fuzzing, to cut often).
     package var segmentBytes = 8 << 20
-    /// Receives each batch's workouts, numbered and with their routes read, in file order: where
-    /// saving them is to go once the store keeps workouts; until then they are counted only.
+    /// Receives each batch's workouts, numbered and with their routes read, in file order, once
+    /// they are handed to the store to be saved.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?
 
     /// Creates an importer.

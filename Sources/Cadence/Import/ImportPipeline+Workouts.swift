@@ -7,7 +7,8 @@
 
 extension ImportPipeline {
     /// Takes the workouts the collector read since the last batch, numbers look-alike workouts in
-    /// file order (their identity, SPEC §1), reads their routes' GPX files, and hands them on.
+    /// file order (their identity, SPEC §1), reads their routes' GPX files, saves them (a workout
+    /// already stored counts as a duplicate) and hands them to ``HealthDataImporter/workoutHandler``.
     ///
     /// A route file that is missing or cannot be read is reported in
     /// ``ImportSummary/routeIssues``; its workout still comes out, the route with its path and no
@@ -26,6 +27,9 @@ extension ImportPipeline {
             }
             workouts.append(workout)
         }
+        try saver.save(QuantitySampleBatch.grouping(workouts, series: { _ in .series(Workout.typeIdentifier) }) {
+            try $0.append($1)
+        })
         try importer.workoutHandler?(workouts)
     }
 

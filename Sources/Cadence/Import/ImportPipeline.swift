@@ -21,7 +21,7 @@ struct ImportPipeline {
     /// Whether records are only checked, never saved (strict mode's first pass).
     let dryRun: Bool
     /// Saves the collected batches while reading goes on.
-    private let saver: BackgroundSaver
+    let saver: BackgroundSaver
     /// Bytes read so far, and the input's size when known.
     private(set) var bytesRead = 0
     var totalBytes: Int?

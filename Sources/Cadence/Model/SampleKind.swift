@@ -17,6 +17,8 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
     case category
     /// ``Correlation``: `HKCorrelationTypeIdentifier…`.
     case correlation
+    /// ``Workout``: `HKWorkoutTypeIdentifier`, one series.
+    case workout
 
     /// The prefix every identifier of the kind starts with.
     public var identifierPrefix: String {
@@ -24,6 +26,7 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .quantity: return QuantityType.identifierPrefix
         case .category: return CategoryType.identifierPrefix
         case .correlation: return CorrelationType.identifierPrefix
+        case .workout: return Workout.typeIdentifier
         }
     }
 

@@ -114,6 +114,13 @@ extension AnchoredObjectQuery where Sample == Correlation {
     }
 }
 
+extension AnchoredObjectQuery where Sample == Workout {
+    /// Creates a query for workouts; each comes with its events, statistics, activities and routes.
+    public init(workoutsMatching predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0) {
+        self.init(reading: .workouts, predicate: predicate, anchor: anchor, limit: limit)
+    }
+}
+
 extension HealthStore {
     /// Runs an anchored object query on the current snapshot.
     ///

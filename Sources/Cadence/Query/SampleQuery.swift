@@ -117,3 +117,12 @@ extension SampleQuery where Sample == Correlation {
                   sortDescriptors: sortDescriptors)
     }
 }
+
+extension SampleQuery where Sample == Workout {
+    /// Creates a query for workouts (HealthKit's sample query on the workout type); each comes with
+    /// its events, statistics, activities and routes.
+    public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = []) {
+        self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)
+    }
+}

@@ -19,6 +19,8 @@ package enum KindAttributes {
     package static let categoryValueName = prefix + "categoryValueName"
     /// A correlation's members: `typeIdentifier uuid` pairs, one a line.
     package static let correlationMembers = prefix + "correlationMembers"
+    /// A workout's attributes beyond the common columns (``WorkoutAttributes``).
+    package static let workout = prefix + "workout"
 
     /// Splits stored metadata into the public part and the reserved attributes.
     ///

@@ -92,6 +92,18 @@ extension SampleReading where Sample == Correlation {
     }
 }
 
+extension SampleReading where Sample == Workout {
+    /// Workouts, with their events, statistics, activities and routes.
+    package static var workouts: SampleReading {
+        SampleReading(identifier: Workout.typeIdentifier) { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.workout(of: columns, row: row, provenances: snapshot.provenances, identity: identity)
+            }
+        }
+    }
+}
+
 extension StoredSample {
     /// What a public sample of any kind but a quantity takes from a stored row.
     private struct RowParts {
@@ -146,5 +158,20 @@ extension StoredSample {
         correlation.memberUUIDs = members.map(\.uuid)
         correlation.memberTypeIdentifiers = members.map(\.type)
         return correlation
+    }
+
+    /// A public workout for a stored row: times, provenance and metadata from the common columns,
+    /// the rest from its reserved attributes (``WorkoutAttributes``); `nil` when they cannot be read.
+    package static func workout(of columns: SampleColumns, row: Int, provenances: [Provenance],
+                                identity: SampleIdentity) -> Workout? {
+        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
+              let attributes = parts.attributes[KindAttributes.workout],
+              var workout = try? Workout(uuid: parts.uuid, activityType: .other, start: parts.start, end: parts.end,
+                                         source: parts.provenance.source, sourceVersion: parts.provenance.sourceVersion,
+                                         device: parts.provenance.device, creationDate: parts.creation,
+                                         metadata: parts.metadata)
+        else { return nil }
+        do { try WorkoutAttributes.decode(attributes, into: &workout) } catch { return nil }
+        return workout
     }
 }

@@ -1,0 +1,206 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// What a stored workout keeps beyond the columns every series has: its activity type's name,
+/// duration, totals, events, statistics, activities and routes, as one base64 text under the
+/// reserved key ``KindAttributes/workout``.
+///
+/// Layout, version 1 (little-endian; counts and string lengths are LEB128 varints; a date is a
+/// timestamp in microseconds, an `Int64`; an optional is a presence byte then the value):
+///
+///     u8 version = 1
+///     string activity type identifier
+///     f64 duration; optional f64 energy, distance, strokes, flights
+///     events: count × (string type, i64 date, f64 duration, metadata)
+///     statistics: count × statistics
+///     activities: count × (optional string uuid, optional string type, i64 start, optional i64 end,
+///                          f64 duration, metadata, events, statistics)
+///     routes: count × (provenance, optional i64 creation, start, end, metadata, optional string path,
+///                      count × 8 columns of the location series)
+///
+/// where statistics are (quantity type, string unit, optional i64 start, end, optional f64 sum,
+/// average, minimum, maximum), a provenance and a quantity type are written as the log writes
+/// them (`Tombstone.swift`), and metadata is a count of key–value string pairs in key order.
+package enum WorkoutAttributes {
+    /// The version written first.
+    static let version: UInt8 = 1
+
+    /// The text that holds `workout`'s attributes.
+    ///
+    /// - Complexity: O(*n*) in the events, statistics and route points.
+    package static func encode(_ workout: Workout) -> String {
+        var writer = BinaryWriter(capacity: 128 + workout.routes.reduce(0) { $0 + $1.locations.count * 64 })
+        writer.write(version)
+        writer.write(workout.activityType.identifier)
+        writer.write(workout.duration)
+        for total in [workout.totalEnergyBurned, workout.totalDistance, workout.totalSwimmingStrokeCount,
+                      workout.totalFlightsClimbed] {
+            writer.write(optional: total)
+        }
+        writer.write(events: workout.events)
+        writer.write(statistics: workout.statistics)
+        writer.writeVarint(UInt64(workout.activities.count))
+        for activity in workout.activities {
+            writer.write(optional: activity.uuid?.uuidString)
+            writer.write(optional: activity.activityType?.identifier)
+            writer.write(activity.startDate.timestamp)
+            writer.write(optional: activity.endDate?.timestamp)
+            writer.write(activity.duration)
+            writer.write(metadata: activity.metadata)
+            writer.write(events: activity.events)
+            writer.write(statistics: activity.statistics)
+        }
+        writer.writeVarint(UInt64(workout.routes.count))
+        for route in workout.routes {
+            Provenance(source: route.source, sourceVersion: route.sourceVersion, device: route.device).write(to: &writer)
+            for date in [route.creationDate, route.startDate, route.endDate] { writer.write(optional: date?.timestamp) }
+            writer.write(metadata: route.metadata)
+            writer.write(optional: route.filePath)
+            let points = route.locations
+            writer.writeVarint(UInt64(points.count))
+            for timestamp in points.timestamps { writer.write(timestamp) }
+            for column in [points.latitudes, points.longitudes, points.altitudes, points.speeds, points.courses,
+                           points.horizontalAccuracies, points.verticalAccuracies] {
+                for value in column { writer.write(value) }
+            }
+        }
+        return Data(writer.bytes).base64EncodedString()
+    }
+
+    /// Sets `workout`'s attributes from the text ``encode(_:)`` wrote.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
+    package static func decode(_ text: String, into workout: inout Workout) throws {
+        guard let data = Data(base64Encoded: text) else {
+            throw CadenceError(.corruptFile, "a stored workout's attributes are not base64", path: "workout attributes")
+        }
+        var reader = BinaryReader([UInt8](data), path: "workout attributes")
+        let found = try reader.read(UInt8.self)
+        guard found == version else { throw reader.corrupt("unknown workout attributes version \(found)") }
+        workout.activityType = WorkoutActivityType(try reader.readString())
+        workout.duration = try reader.readDouble()
+        workout.totalEnergyBurned = try reader.readOptionalDouble()
+        workout.totalDistance = try reader.readOptionalDouble()
+        workout.totalSwimmingStrokeCount = try reader.readOptionalDouble()
+        workout.totalFlightsClimbed = try reader.readOptionalDouble()
+        workout.events = try reader.readEvents()
+        workout.statistics = try reader.readStatistics()
+        workout.activities = try (0..<reader.readCount()).map { _ in
+            WorkoutActivity(uuid: try reader.readOptionalString().flatMap(UUID.init(uuidString:)),
+                            activityType: try reader.readOptionalString().map(WorkoutActivityType.init),
+                            startDate: Date(timestamp: try reader.read()),
+                            endDate: try reader.readOptionalTimestamp().map(Date.init(timestamp:)),
+                            duration: try reader.readDouble(), metadata: try reader.readMetadata(),
+                            events: try reader.readEvents(), statistics: try reader.readStatistics())
+        }
+        workout.routes = try (0..<reader.readCount()).map { _ in
+            let provenance = try Provenance(from: &reader)
+            var route = WorkoutRoute(source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                     device: provenance.device)
+            route.creationDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
+            route.startDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
+            route.endDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
+            route.metadata = try reader.readMetadata()
+            route.filePath = try reader.readOptionalString()
+            let count = try reader.readCount(minimumItemSize: 64)
+            let timestamps: [Timestamp] = try (0..<count).map { _ in try reader.read() }
+            var columns: [[Double]] = []
+            for _ in 0..<7 { columns.append(try (0..<count).map { _ in try reader.readDouble() }) }
+            var points = LocationSeries()
+            points.reserveCapacity(count)
+            for index in 0..<count {
+                points.append(LocationSeries.Location(
+                    timestamp: timestamps[index], latitude: columns[0][index], longitude: columns[1][index],
+                    altitude: columns[2][index], speed: columns[3][index], course: columns[4][index],
+                    horizontalAccuracy: columns[5][index], verticalAccuracy: columns[6][index]))
+            }
+            route.locations = points
+            return route
+        }
+        guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
+    }
+}
+
+extension BinaryWriter {
+    fileprivate mutating func write(optional value: Double?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
+    fileprivate mutating func write(optional value: Timestamp?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
+    fileprivate mutating func write(metadata: [String: String]) {
+        writeVarint(UInt64(metadata.count))
+        for key in metadata.keys.sorted() {
+            write(key)
+            write(metadata[key] ?? "")
+        }
+    }
+
+    fileprivate mutating func write(events: [WorkoutEvent]) {
+        writeVarint(UInt64(events.count))
+        for event in events {
+            write(event.type.identifier)
+            write(event.date.timestamp)
+            write(event.duration)
+            write(metadata: event.metadata)
+        }
+    }
+
+    fileprivate mutating func write(statistics: [WorkoutStatistics]) {
+        writeVarint(UInt64(statistics.count))
+        for figures in statistics {
+            figures.quantityType.write(to: &self)
+            write(figures.unit.unitString)
+            write(optional: figures.startDate?.timestamp)
+            write(optional: figures.endDate?.timestamp)
+            for value in [figures.sum, figures.average, figures.minimum, figures.maximum] { write(optional: value) }
+        }
+    }
+}
+
+extension BinaryReader {
+    fileprivate mutating func readOptionalDouble() throws -> Double? {
+        try readBool() ? try readDouble() : nil
+    }
+
+    fileprivate mutating func readOptionalTimestamp() throws -> Timestamp? {
+        try readBool() ? try read(Timestamp.self) : nil
+    }
+
+    fileprivate mutating func readMetadata() throws -> [String: String] {
+        var metadata: [String: String] = [:]
+        for _ in 0..<(try readCount(minimumItemSize: 2)) { metadata[try readString()] = try readString() }
+        return metadata
+    }
+
+    fileprivate mutating func readEvents() throws -> [WorkoutEvent] {
+        try (0..<readCount(minimumItemSize: 18)).map { _ in
+            WorkoutEvent(type: WorkoutEventType(try readString()), date: Date(timestamp: try read()),
+                         duration: try readDouble(), metadata: try readMetadata())
+        }
+    }
+
+    fileprivate mutating func readStatistics() throws -> [WorkoutStatistics] {
+        try (0..<readCount(minimumItemSize: 10)).map { _ in
+            let type = try QuantityType(from: &self)
+            let text = try readString()
+            let unit: HealthUnit
+            do { unit = try HealthUnit(text) } catch { throw corrupt("unreadable unit \(text)") }
+            let start = try readOptionalTimestamp().map(Date.init(timestamp:))
+            let end = try readOptionalTimestamp().map(Date.init(timestamp:))
+            return WorkoutStatistics(quantityType: type, startDate: start, endDate: end, sum: try readOptionalDouble(),
+                                     average: try readOptionalDouble(), minimum: try readOptionalDouble(),
+                                     maximum: try readOptionalDouble(), unit: unit)
+        }
+    }
+}
