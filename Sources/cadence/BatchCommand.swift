@@ -53,12 +53,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A CSV file of user_id,store_path rows (- for standard input).", valueName: "file"))
     var list: String?
 
-    @Option(help: ArgumentHelp("Samples as import CSV with a user column, grouped by user (- for standard input).",
-                               valueName: "file"))
-    var input: String?
-
-    @Option(help: ArgumentHelp("The user column of --input.", valueName: "name"))
-    var userColumn = "user"
+    @OptionGroup var samples: SampleInputOptions
 
     @OptionGroup var query: StatisticsQueryOptions
 
@@ -77,18 +72,18 @@ struct BatchCommand: ParsableCommand {
 
     func validate() throws {
         try format.require([.csv, .json], in: "batch")
-        guard [stores, list, input].compactMap({ $0 }).count == 1 else {
+        guard [stores, list, samples.input].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --stores, --list and --input.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs needs at least 1, not \(jobs).") }
-        if input != nil && output != nil {
+        if samples.input != nil && output != nil {
             throw ValidationError("--input streams to standard output; --output (resumable) is for --stores and --list.")
         }
     }
 
     func run() throws {
-        if let input {
-            return try userRows.writeStatistics(ofSamplesIn: input, userColumn: userColumn, query: query)
+        if let input = samples.input {
+            return try userRows.writeStatistics(ofSamplesIn: input, userColumn: samples.userColumn, query: query)
         }
         let users = try stores.map { try BatchUser.stores(in: $0) } ?? list.map { try BatchUser.list(at: $0) } ?? []
         let run = BatchRun(command: self, users: users)

@@ -39,12 +39,7 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: .hidden)
     var wait = false
 
-    @Option(help: ArgumentHelp("Samples as import CSV with a user column, grouped by user, instead of a store "
-                               + "(- for standard input).", valueName: "file"))
-    var input: String?
-
-    @Option(help: ArgumentHelp("The user column of --input.", valueName: "name"))
-    var userColumn = "user"
+    @OptionGroup var samples: SampleInputOptions
 
     @OptionGroup var query: StatisticsQueryOptions
 
@@ -53,14 +48,14 @@ struct StatsCommand: ParsableCommand {
     var format: OutputFormat?
 
     func validate() throws {
-        guard (store == nil) != (input == nil) else { throw ValidationError("Give exactly one of --store and --input.") }
-        if input != nil, let format { try format.require([.csv, .json], in: "stats --input") }
+        guard (store == nil) != (samples.input == nil) else { throw ValidationError("Give exactly one of --store and --input.") }
+        if samples.input != nil, let format { try format.require([.csv, .json], in: "stats --input") }
     }
 
     func run() throws {
         guard let store else {
             let output = UserRowsOutput(format: format ?? .csv)
-            return try output.writeStatistics(ofSamplesIn: input ?? "-", userColumn: userColumn, query: query)
+            return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn, query: query)
         }
         let report = try query.report(for: try HealthStore.open(at: store, options: .readOnly))
         var text = OutputText()

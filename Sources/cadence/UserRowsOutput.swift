@@ -71,3 +71,14 @@ struct UserRowsOutput {
         }
     }
 }
+
+/// The `--input FILE` and `--user-column NAME` options of the commands that compute statistics
+/// straight from samples, without a store.
+struct SampleInputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Samples as import CSV with a user column, grouped by user (- for standard input).",
+                               valueName: "file"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("The user column of --input.", valueName: "name"))
+    var userColumn = "user"
+}
