@@ -9,15 +9,8 @@ import Foundation
 
 /// What an import did (`cadence import` prints it).
 public struct ImportSummary: Sendable, Codable {
-    /// A record that was not imported, and why.
-    public struct Rejection: Sendable, Codable, Equatable, CustomStringConvertible {
-        /// The 1-based line where the record starts.
-        public var line: Int
-        /// One sentence saying what was wrong.
-        public var reason: String
-
-        public var description: String { "line \(line): \(reason)" }
-    }
+    /// A record that was not imported, and why: where it starts and one sentence.
+    public typealias Rejection = ImportIssue
 
     /// The file imported.
     public var file: String
