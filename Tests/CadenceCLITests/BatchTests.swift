@@ -152,17 +152,22 @@ struct BatchTests {
         #expect(table.status != 0 && table.standardError.contains("does not print table"), "\(table.standardError)")
     }
 
+    /// `input.csv` in `directory`: a user column and the import columns, then `rows`.
+    static func userInput(_ rows: [String], in directory: TemporaryDirectory) throws -> URL {
+        let input = directory.url.appendingPathComponent("input.csv")
+        try (["user,type,sourceName,unit,startDate,endDate,value"] + rows + [""]).joined(separator: "\n")
+            .write(to: input, atomically: true, encoding: .utf8)
+        return input
+    }
+
     @Test func standardInputRefusesUsersThatAreNotConsecutive() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let input = directory.url.appendingPathComponent("input.csv")
-        try """
-            user,type,sourceName,unit,startDate,endDate,value
-            a,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,100
-            b,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,200
-            a,stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,300
-
-            """.write(to: input, atomically: true, encoding: .utf8)
+        let input = try Self.userInput([
+            "a,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,100",
+            "b,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,200",
+            "a,stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,300",
+        ], in: directory)
         let result = try CadenceBinary.run(["batch", "--input", input.path] + Self.query)
         #expect(result.status == 1)
         #expect(result.standardError == "Error: \(input.path):4: the rows of user 'a' are not consecutive: sort the input by user\n")
@@ -171,14 +176,11 @@ struct BatchTests {
     @Test func standardInputReportsAnUnreadableRowByLineAndCountsTheRest() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let input = directory.url.appendingPathComponent("input.csv")
-        try """
-            user,type,sourceName,unit,startDate,endDate,value
-            a,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,100
-            a,stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,abc
-            b,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,200
-
-            """.write(to: input, atomically: true, encoding: .utf8)
+        let input = try Self.userInput([
+            "a,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,100",
+            "a,stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,abc",
+            "b,stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,200",
+        ], in: directory)
         let result = try CadenceBinary.run(["batch", "--input", input.path, "--type", "stepCount", "--from", "2024-01-01",
                                             "--to", "2024-01-02", "--interval", "1d", "--time-zone", "UTC"])
         #expect(result.status == 1)

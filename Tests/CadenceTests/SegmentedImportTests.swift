@@ -122,24 +122,30 @@ struct SegmentedImportTests {
     @Test("Awkward exports, clean, malformed and truncated, import the same in segments as serially",
           arguments: [(UInt64(1), false), (2, true), (3, true)])
     func awkwardExports(seed: UInt64, malformed: Bool) throws {
+        let text = Self.awkwardExport(seed: seed, records: 1_500, malformed: malformed)
+        try Self.expectSegmentedLikeSerial(text, seed: seed, name: "export.xml")
+    }
+
+    /// Writes `text` whole and cut at a seeded place (under `name` with the extension kept), and
+    /// checks that each file imports the same in segments of several sizes, and strictly, as serially.
+    static func expectSegmentedLikeSerial(_ text: String, seed: UInt64, name: String) throws {
         let directory = try ImportFixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let text = Self.awkwardExport(seed: seed, records: 1_500, malformed: malformed)
         var random = SeededRandom(seed: seed &+ 99)
         let cut = text.utf8.count / 2 + Int(random.next() % UInt64(text.utf8.count / 3))
         let files = [
-            try Self.write(text, in: directory, name: "export.xml"),
-            try Self.write(String(decoding: text.utf8.prefix(cut), as: UTF8.self), in: directory, name: "truncated.xml"),
+            try write(text, in: directory, name: name),
+            try write(String(decoding: text.utf8.prefix(cut), as: UTF8.self), in: directory, name: "truncated-" + name),
         ]
         for path in files {
-            let serial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
+            let serial = try importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
             #expect(serial.samples.count > 500)
             for (parallelism, segmentBytes) in [(2, 4_096), (3, 700), (2, 150)] {
-                let segmented = try Self.importOutcome(path, parallelism: parallelism, segmentBytes: segmentBytes)
+                let segmented = try importOutcome(path, parallelism: parallelism, segmentBytes: segmentBytes)
                 #expect(segmented == serial, "\(path), \(parallelism) cores, \(segmentBytes)-byte segments")
             }
-            let strictSerial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20, strict: true)
-            let strictSegmented = try Self.importOutcome(path, parallelism: 2, segmentBytes: 2_000, strict: true)
+            let strictSerial = try importOutcome(path, parallelism: 1, segmentBytes: 1 << 20, strict: true)
+            let strictSegmented = try importOutcome(path, parallelism: 2, segmentBytes: 2_000, strict: true)
             #expect(strictSegmented == strictSerial)
         }
     }
@@ -211,26 +217,8 @@ extension SegmentedImportTests {
     @Test("Awkward CSV files, clean, malformed and truncated, import the same in segments as serially",
           arguments: [(UInt64(11), false), (12, true), (13, false)])
     func awkwardCSVFiles(seed: UInt64, malformed: Bool) throws {
-        let directory = try ImportFixtures.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let text = Self.awkwardCSV(seed: seed, rows: 1_500, malformed: malformed)
-        var random = SeededRandom(seed: seed &+ 99)
-        let cut = text.utf8.count / 2 + Int(random.next() % UInt64(text.utf8.count / 3))
-        let files = [
-            try Self.write(text, in: directory, name: "samples.csv"),
-            try Self.write(String(decoding: text.utf8.prefix(cut), as: UTF8.self), in: directory, name: "truncated.csv"),
-        ]
-        for path in files {
-            let serial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20)
-            #expect(serial.samples.count > 500)
-            for (parallelism, segmentBytes) in [(2, 4_096), (3, 700), (2, 150)] {
-                let segmented = try Self.importOutcome(path, parallelism: parallelism, segmentBytes: segmentBytes)
-                #expect(segmented == serial, "\(path), \(parallelism) cores, \(segmentBytes)-byte segments")
-            }
-            let strictSerial = try Self.importOutcome(path, parallelism: 1, segmentBytes: 1 << 20, strict: true)
-            let strictSegmented = try Self.importOutcome(path, parallelism: 2, segmentBytes: 2_000, strict: true)
-            #expect(strictSegmented == strictSerial)
-        }
+        try Self.expectSegmentedLikeSerial(Self.awkwardCSV(seed: seed, rows: 1_500, malformed: malformed),
+                                           seed: seed, name: "samples.csv")
     }
 
     @Test("A clean CSV file is read in whole segments, in parallel")
