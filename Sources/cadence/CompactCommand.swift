@@ -34,6 +34,10 @@ struct CompactCommand: ParsableCommand {
 
     @OptionGroup var output: ReportFormatOptions
 
+    func validate() throws {
+        try output.validate(in: "compact")
+    }
+
     func run() throws {
         let store = try storeOptions.openExistingForWriting()
         let before = try store.info()

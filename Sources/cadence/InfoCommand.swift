@@ -25,6 +25,10 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var output: ReportFormatOptions
 
+    func validate() throws {
+        try output.validate(in: "info")
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let zone = try ArgumentValues.timeZone(timeZone)

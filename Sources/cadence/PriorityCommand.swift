@@ -42,6 +42,7 @@ struct PriorityCommand: ParsableCommand {
     @OptionGroup var output: ReportFormatOptions
 
     func validate() throws {
+        try output.validate(in: "priority")
         if clear && set != nil { throw ValidationError("--set and --clear cannot be used together.") }
         if clear && type == nil { throw ValidationError("--clear needs --type: the store-wide list is cleared with --set \"\".") }
     }

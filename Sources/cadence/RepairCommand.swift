@@ -24,6 +24,10 @@ struct RepairCommand: ParsableCommand {
 
     @OptionGroup var output: ReportFormatOptions
 
+    func validate() throws {
+        try output.validate(in: "repair")
+    }
+
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: storeOptions.store, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -13,10 +13,9 @@ struct ReportFormatOptions: ParsableArguments {
     @Option(help: "The output format: table (lines for people) or json (one document).")
     var format: OutputFormat = .table
 
-    func validate() throws {
-        guard format == .table || format == .json else {
-            throw ValidationError("this command prints table or json, not \(format.rawValue).")
-        }
+    /// Checks that the format is table or json, naming `command` in the error as every command does.
+    func validate(in command: String) throws {
+        try format.require([.table, .json], in: command)
     }
 
     /// Writes the report to standard output: `json()` as one line, or the lines `table` writes.

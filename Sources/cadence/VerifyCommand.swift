@@ -30,6 +30,10 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var output: ReportFormatOptions
 
+    func validate() throws {
+        try output.validate(in: "verify")
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let problems = store.verify()
