@@ -16,6 +16,24 @@ struct StoreDirectoryTests {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 
+    @Test("Each directory a new store's path creates is made durable: its parent is synced after it is made")
+    func createdDirectoriesAreSynced() throws {
+        for (path, existing, synced) in [
+            ("/data/users/jane", ["/data"], ["/data", "/data/users"]),
+            ("stores/jane", [], [".", "./stores"]),
+            ("/data", ["/data"], []),
+        ] {
+            var made: [String] = []
+            var syncs: [String] = []
+            try POSIXFileSystem.createComponents(of: path, make: { directory in
+                guard !existing.contains(directory) else { return false }
+                made.append(directory)
+                return true
+            }, sync: { syncs.append($0) })
+            #expect(syncs == synced, "\(path): created \(made)")
+        }
+    }
+
     @Test("A directory of someone else's files is refused before anything is created in it, and nothing is deleted",
           arguments: [["notes.tmp"], ["draft.tmp", "MANIFEST.tmp"], ["photo.jpg"]])
     func foreignDirectory(files: [String]) throws {

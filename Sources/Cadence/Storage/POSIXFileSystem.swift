@@ -24,15 +24,22 @@ package struct POSIXFileSystem: FileSystem {
     /// Each directory it makes is made durable by an `fsync` of its parent: otherwise a power
     /// loss could leave a store's files in a directory that no longer has a name.
     package func createDirectory(_ path: String) throws {
+        try Self.createComponents(of: path, make: { directory in
+            if mkdir(directory, 0o755) == 0 { return true }
+            guard errno == EEXIST else { throw Self.failure("mkdir", directory) }
+            return false
+        }, sync: syncDirectory)
+    }
+
+    /// Creates each component of `path` in turn with `make` (which returns false when it exists
+    /// already) and, after each one it created, syncs its parent with `sync`, so that the new entry
+    /// survives a power loss before anything is written inside it.
+    static func createComponents(of path: String, make: (String) throws -> Bool, sync: (String) throws -> Void) throws {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o755) == 0 {
-                try syncDirectory(parent)
-            } else if errno != EEXIST {
-                throw Self.failure("mkdir", prefix)
-            }
+            if try make(prefix) { try sync(parent) }
         }
     }
 
