@@ -36,7 +36,7 @@ public struct StatisticsCollection: Sendable {
         if let index = edges.intervalIndex(containing: time), index < output.merged.count {
             return statistics(atIndex: index)
         }
-        guard let single = try? IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,
+        guard let single = try? IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp,
                                               components: query.intervalComponents, covering: time...time),
               single.count > 0 else { return nil }
         let interval = single.interval(at: 0)
@@ -50,7 +50,7 @@ public struct StatisticsCollection: Sendable {
     ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
     public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
         guard start <= end else { return }
-        let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate,
+        let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp,
                                       components: query.intervalComponents, covering: start.timestamp...end.timestamp)
         var stop = false
         for index in 0..<range.count {

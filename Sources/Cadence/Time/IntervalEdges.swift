@@ -129,54 +129,6 @@ public struct IntervalEdges: Sendable {
             covering: range.lowerBound...(range.upperBound - 1), maximumEdgeCount: maximumEdgeCount)
     }
 
-    /// Computes the intervals that contain any instant of a closed range, anchored at a `Date`.
-    ///
-    /// The anchor is rounded to the nearest microsecond first.
-    ///
-    /// - Parameters:
-    ///   - calendar: A Gregorian (or ISO 8601) calendar; its time zone defines the wall clock.
-    ///   - anchor: The start of interval 0.
-    ///   - components: The length of one interval.
-    ///   - range: The instants to cover, within ``supportedTimestampRange``.
-    ///   - maximumEdgeCount: The most edges to produce before giving up; at least 2.
-    /// - Throws: As the `Timestamp`-anchored initializer.
-    /// - Complexity: O(*E*) for *E* edges.
-    public init(
-        calendar: Calendar,
-        anchor: Date,
-        components: IntervalComponents,
-        covering range: ClosedRange<Timestamp>,
-        maximumEdgeCount: Int = IntervalEdges.defaultMaximumEdgeCount
-    ) throws {
-        try self.init(
-            calendar: calendar, anchor: anchor.timestamp, components: components, covering: range,
-            maximumEdgeCount: maximumEdgeCount)
-    }
-
-    /// Computes the intervals that intersect a half-open range, anchored at a `Date`.
-    ///
-    /// The anchor is rounded to the nearest microsecond first.
-    ///
-    /// - Parameters:
-    ///   - calendar: A Gregorian (or ISO 8601) calendar; its time zone defines the wall clock.
-    ///   - anchor: The start of interval 0.
-    ///   - components: The length of one interval.
-    ///   - range: The instants to cover, within ``supportedTimestampRange``.
-    ///   - maximumEdgeCount: The most edges to produce before giving up; at least 2.
-    /// - Throws: As the `Timestamp`-anchored initializer.
-    /// - Complexity: O(*E*) for *E* edges.
-    public init(
-        calendar: Calendar,
-        anchor: Date,
-        components: IntervalComponents,
-        covering range: Range<Timestamp>,
-        maximumEdgeCount: Int = IntervalEdges.defaultMaximumEdgeCount
-    ) throws {
-        try self.init(
-            calendar: calendar, anchor: anchor.timestamp, components: components, covering: range,
-            maximumEdgeCount: maximumEdgeCount)
-    }
-
     private init(
         calendar: Calendar, anchor: Timestamp, components: IntervalComponents, edges: [Timestamp],
         firstIntervalNumber: Int

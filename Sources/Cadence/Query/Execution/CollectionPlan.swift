@@ -28,7 +28,7 @@ package struct CollectionPlan {
         let covering = span ?? 0...0
         let maximumIntervals = try Self.maximumIntervals(query: query, sourceCount: snapshot.provenances.count,
                                                          covering: covering)
-        edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate, components: query.intervalComponents,
+        edges = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp, components: query.intervalComponents,
                                   covering: covering, maximumEdgeCount: maximumIntervals + 1)
     }
 
