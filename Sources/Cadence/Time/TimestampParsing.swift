@@ -27,11 +27,19 @@
 /// - Complexity: O(*n*) in the length of the text. Allocates only when throwing, or to copy text
 ///   that is not stored contiguously as UTF-8.
 public func parseRFC3339<Text: StringProtocol>(_ text: Text) throws -> Timestamp {
-    if let timestamp = try text.utf8.withContiguousStorageIfAvailable({ try parseRFC3339($0) }) {
+    try withUTF8Bytes(of: text, parseRFC3339)
+}
+
+/// Calls `parse` with the text's UTF-8 bytes, copying them only when the text is not stored
+/// contiguously as UTF-8 (a bridged or sliced string).
+private func withUTF8Bytes<Text: StringProtocol>(
+    of text: Text, _ parse: (UnsafeBufferPointer<UInt8>) throws -> Timestamp
+) throws -> Timestamp {
+    if let timestamp = try text.utf8.withContiguousStorageIfAvailable(parse) {
         return timestamp
     }
     var copy = String(text)
-    return try copy.withUTF8 { try parseRFC3339($0) }
+    return try copy.withUTF8(parse)
 }
 
 /// Parses an RFC 3339 timestamp from UTF-8 bytes, as ``parseRFC3339(_:)`` does.
@@ -95,11 +103,7 @@ package func parseRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Timesta
 /// - Complexity: O(1). Allocates only when throwing, or to copy text that is not stored
 ///   contiguously as UTF-8.
 public func parseExport<Text: StringProtocol>(_ text: Text) throws -> Timestamp {
-    if let timestamp = try text.utf8.withContiguousStorageIfAvailable({ try parseExport($0) }) {
-        return timestamp
-    }
-    var copy = String(text)
-    return try copy.withUTF8 { try parseExport($0) }
+    try withUTF8Bytes(of: text, parseExport)
 }
 
 /// Parses an Apple Health export timestamp from UTF-8 bytes, as ``parseExport(_:)`` does.
