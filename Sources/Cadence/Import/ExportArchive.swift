@@ -76,17 +76,9 @@ public struct ExportArchive: Sendable {
     /// The bounds enforced while streaming.
     public let limits: Limits
 
-    /// An entry that can be streamed: where its data is and what it must inflate to.
-    private struct StoredEntry: Sendable {
-        var path: String
-        var method: UInt16
-        var crc32: UInt32
-        var compressedSize: UInt64
-        var uncompressedSize: UInt64
-        var dataOffset: UInt64
-    }
-
-    private let export: StoredEntry
+    /// The export entry, and where its data starts.
+    private let export: ZIPDirectory.Entry
+    private let exportDataOffset: UInt64
     /// The archive's central directory, to find a route entry's data.
     private let directory: ZIPDirectory
     /// The `.gpx` entries under a `workout-routes` folder, by their path in the archive.
@@ -160,9 +152,8 @@ public struct ExportArchive: Sendable {
         self.compressedSize = chosen.compressedSize
         self.declaredUncompressedSize = chosen.uncompressedSize
         self.limits = limits
-        self.export = StoredEntry(
-            path: chosen.path, method: chosen.method, crc32: chosen.crc32, compressedSize: chosen.compressedSize,
-            uncompressedSize: chosen.uncompressedSize, dataOffset: try directory.dataOffset(of: chosen, in: source))
+        self.export = chosen
+        self.exportDataOffset = try directory.dataOffset(of: chosen, in: source)
         self.directory = directory
         self.routeEntries = routes
     }
@@ -191,7 +182,7 @@ public struct ExportArchive: Sendable {
     public func streamExport(
         bufferSize: Int = ExportArchive.streamBlockSize, to consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        try stream(export, bufferSize: bufferSize, maxBytes: limits.maxUncompressedBytes, to: consumer)
+        try stream(export, dataOffset: exportDataOffset, bufferSize: bufferSize, maxBytes: limits.maxUncompressedBytes, to: consumer)
     }
 
     // MARK: Workout routes
@@ -240,10 +231,7 @@ public struct ExportArchive: Sendable {
                 .malformedInput, "stores \(entry.path) with compression method \(entry.method)", path: path)
         }
         let source = try FileByteSource(path: path)
-        let stored = StoredEntry(
-            path: entry.path, method: entry.method, crc32: entry.crc32, compressedSize: entry.compressedSize,
-            uncompressedSize: entry.uncompressedSize, dataOffset: try directory.dataOffset(of: entry, in: source))
-        try stream(stored, bufferSize: Self.streamBlockSize, maxBytes: min(limits.maxRouteBytes, limits.maxUncompressedBytes),
+        try stream(entry, dataOffset: try directory.dataOffset(of: entry, in: source), bufferSize: Self.streamBlockSize, maxBytes: min(limits.maxRouteBytes, limits.maxUncompressedBytes),
                    to: consumer)
     }
 
@@ -252,11 +240,11 @@ public struct ExportArchive: Sendable {
     /// Inflates `entry` block by block, counting the bytes against `maxBytes` and the expansion
     /// ratio, and checking its size and CRC-32 at the end.
     private func stream(
-        _ entry: StoredEntry, bufferSize: Int, maxBytes: UInt64, to consumer: (UnsafeRawBufferPointer) throws -> Void
+        _ entry: ZIPDirectory.Entry, dataOffset: UInt64, bufferSize: Int, maxBytes: UInt64,
+        to consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let entryPath = entry.path
         let compressedSize = entry.compressedSize
-        let dataOffset = entry.dataOffset
         let source = try FileByteSource(path: path)
         let chunkSize = max(4096, bufferSize)
         var produced: UInt64 = 0
@@ -289,7 +277,7 @@ public struct ExportArchive: Sendable {
         }
 
         if entry.method == 0 {
-            try streamStored(source, entry, chunkSize: chunkSize, deliver: deliver)
+            try streamStored(source, entry, dataOffset: dataOffset, chunkSize: chunkSize, deliver: deliver)
         } else {
             var offset = Int64(dataOffset)
             var remaining = compressedSize
@@ -344,9 +332,10 @@ public struct ExportArchive: Sendable {
 
     /// Streams a stored (uncompressed) entry.
     private func streamStored(
-        _ source: FileByteSource, _ entry: StoredEntry, chunkSize: Int, deliver: (UnsafeRawBufferPointer) throws -> Void
+        _ source: FileByteSource, _ entry: ZIPDirectory.Entry, dataOffset: UInt64, chunkSize: Int,
+        deliver: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        var offset = Int64(entry.dataOffset)
+        var offset = Int64(dataOffset)
         var remaining = entry.compressedSize
         var data = Data(count: chunkSize)
         while remaining > 0 {
