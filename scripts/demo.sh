@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-swift build -c release --product cadence >&2
+swift build -c release --static-swift-stdlib --product cadence >&2
 cadence=".build/release/cadence"
 work="${CADENCE_DEMO_DIR:-data/demo}"
 store="$work/store.cadence"

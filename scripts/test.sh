@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --spark
 swift build --build-tests
 swift test --skip-build --parallel
-swift build -c release --product cadence
+swift build -c release --static-swift-stdlib --product cadence
 python=$(scripts/bootstrap-spark.sh)
 (cd Integrations/spark && CADENCE_BINARY="$PWD/../../.build/release/cadence" "../../$python" -m pytest -q tests)
