@@ -196,6 +196,18 @@ struct QuantityTypeTableTests {
         #expect(QuantityType.fullIdentifier(text) == identifier)
     }
 
+    @Test("A short name in any letter case finds the type the case-folded index holds for it")
+    func everySpellingAgreesWithTheIndex() {
+        for type in QuantityType.allKnown {
+            let short = type.shortIdentifier
+            let suffix = String(type.identifier.dropFirst(QuantityType.identifierPrefix.count))
+            for spelling in [short, suffix, short.lowercased(), short.uppercased(), suffix.lowercased()] {
+                #expect(QuantityType.known(spelling) == type, "\(spelling)")
+                #expect(QuantityType.tableByLowercasedShortIdentifier[spelling.lowercased()] == type, "\(spelling)")
+            }
+        }
+    }
+
     @Test("An unknown identifier is not in the table but stays a type with its own unit, averaged (SPEC §1)")
     func unknownIdentifier() throws {
         let identifier = "HKQuantityTypeIdentifierMadeUpReading"

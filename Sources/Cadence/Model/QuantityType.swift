@@ -51,6 +51,9 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     /// - Complexity: O(n) in the identifier's length.
     public static func known(_ identifier: String) -> QuantityType? {
         if identifier.hasPrefix(identifierPrefix) { return table[identifier] }
+        // The usual spelling (`stepCount`) is found without building the case-folded index, which
+        // a command-line query would otherwise build at start-up for one lookup.
+        if let type = table[TypeIdentifier.full(identifier, prefix: identifierPrefix)] { return type }
         return tableByLowercasedShortIdentifier[identifier.lowercased()]
     }
 
