@@ -94,8 +94,15 @@ struct PlotCommand: ParsableCommand {
                 minimum: try statistics.minimumQuantity()?.doubleValue(for: plotUnit),
                 maximum: try statistics.maximumQuantity()?.doubleValue(for: plotUnit)))
         }
-        let name = SVGChart.displayName(of: quantityType)
         let statisticName = isDiscrete ? "average with minimum–maximum range" : "sum"
+        if let point = points.first(where: { [$0.value, $0.minimum, $0.maximum].contains { $0.map { !$0.isFinite } ?? false } }) {
+            // Drawn, it would be a bar of height zero or an axis without a scale; neither is true.
+            throw CadenceError(.invalidQuery, "the \(statisticName) of \(quantityType.identifier) from "
+                               + "\(formatRFC3339(point.start.timestamp, timeZone: resolved.timeZone)) to "
+                               + "\(formatRFC3339(point.end.timestamp, timeZone: resolved.timeZone)) is beyond the largest "
+                               + "number a value can hold")
+        }
+        let name = SVGChart.displayName(of: quantityType)
         let range = LocalDateText.format(from, timeZone: resolved.timeZone, showsTime: false) + " to "
             + LocalDateText.format(Date(timestamp: to.timestamp - 1), timeZone: resolved.timeZone, showsTime: false)
         var subtitle = "\(statisticName) per \(SVGChart.intervalName(components)), \(range) (\(resolved.timeZoneName))"

@@ -49,6 +49,29 @@ struct OutputEscapingTests {
     func overflowingSum(format: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        let path = try storeWithOverflowingSteps(in: directory)
+        let result = try CadenceBinary.run(["stats", "--store", path, "--type", "stepCount", "--format", format])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("sum") && result.standardError.contains("largest number"))
+    }
+
+    @Test("A chart of a sum beyond the largest Double is refused naming the interval, and nothing is written")
+    func overflowingSumIsNotPlotted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try storeWithOverflowingSteps(in: directory)
+        let chart = directory.path("steps.svg")
+        let result = try CadenceBinary.run([
+            "plot", "--store", path, "--type", "stepCount", "--interval", "1d", "--time-zone", "UTC",
+            "--from", "2023-11-14T00:00:00Z", "--to", "2023-11-16T00:00:00Z", "--output", chart])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("2023-11-14T00:00:00Z") && result.standardError.contains("largest number"))
+        #expect(!FileManager.default.fileExists(atPath: chart))
+    }
+
+    /// A store holding two step samples whose sum is beyond the largest `Double`, on 2023-11-14 (UTC).
+    private func storeWithOverflowingSteps(in directory: TemporaryDirectory) throws -> String {
         let path = directory.path("store")
         let store = try HealthStore.open(at: path)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
@@ -57,9 +80,6 @@ struct OutputEscapingTests {
                                end: start.addingTimeInterval(Double(index) * 60 + 30), source: Source(name: "Phone"))
         })
         try store.close()
-        let result = try CadenceBinary.run(["stats", "--store", path, "--type", "stepCount", "--format", format])
-        #expect(result.status == 1)
-        #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError.contains("sum") && result.standardError.contains("largest number"))
+        return path
     }
 }
