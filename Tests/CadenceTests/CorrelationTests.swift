@@ -60,6 +60,7 @@ struct CorrelationTests {
         #expect(after.count == 59)
         #expect(after.first?.uuid == sorted[1].uuid)
         #expect(after.first?.objects.map(\.uuid) == [sorted[1].objects[1].uuid])
+        #expect(after.first?.memberUUIDs == [sorted[1].objects[1].uuid])
         let limited = try store.execute(SampleQuery(correlationType: .bloodPressure,
                                                     predicate: .samples(start: sorted[10].startDate, end: nil, options: .strictStartDate),
                                                     limit: 5))

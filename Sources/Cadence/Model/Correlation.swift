@@ -37,7 +37,7 @@ public struct Correlation: Hashable, Sendable, Identifiable {
     public var creationDate: Date?
     /// String metadata (`HKMetadataKey…` → value).
     public var metadata: [String: String]
-    /// The members' UUIDs, as saved.
+    /// The members' UUIDs: as saved, less (in a query's result) the members deleted since.
     public var memberUUIDs: [UUID]
     /// The members that are stored (from a query), or to be saved with the correlation.
     public var objects: [QuantitySample]
