@@ -79,20 +79,47 @@ extension HealthStore {
     }
 
     private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
+        let listing = try listing(query, snapshot: snapshot)
+        let selected = listing.rows.map { listing.samples[$0.index] }
+        return try query.reading.complete?(selected, snapshot) ?? selected
+    }
+
+    /// The samples `query` selects and their rows in its order, its limit applied; the samples are
+    /// not yet completed (``SampleReading/complete``).
+    static func listing<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws
+        -> (samples: [Sample], rows: ArraySlice<ListedRow>)
+    {
         try query.reading.validate(query.predicate)
-        guard let type = snapshot.types[query.reading.identifier] else { return [] }
+        guard let type = snapshot.types[query.reading.identifier] else { return ([], []) }
         // The samples, and plain sort keys that refer to them (sorting moves no generic value).
         var samples: [Sample] = []
-        var rows: [(start: Int64, end: Int64, sequence: Int64, index: Int)] = []
+        var rows: [ListedRow] = []
         let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
         let reader = query.reading.prepare(snapshot, type)
         try type.forEachSelectedRow(plan) { columns, row in
             guard let sample = reader(columns, row) else { return }
-            rows.append((columns.start[row], columns.end[row], columns.sequence[row], samples.count))
+            rows.append(ListedRow(start: columns.start[row], end: columns.end[row], sequence: columns.sequence[row],
+                                  index: samples.count))
             samples.append(sample)
         }
-        let descriptors = query.sortDescriptors.isEmpty ? [.startDate(ascending: true)] : query.sortDescriptors
-        rows.sort { left, right in
+        rows.sort(by: ListedRow.order(query.sortDescriptors))
+        return (samples, query.limit > 0 ? rows.prefix(query.limit) : rows[...])
+    }
+}
+
+/// A listed sample's sort keys, and where the sample is.
+struct ListedRow {
+    var start: Int64
+    var end: Int64
+    /// The sample's place in the store's change sequence: the last tie-breaker, so that samples
+    /// equal on every sort key come in the order they were saved.
+    var sequence: Int64
+    var index: Int
+
+    /// The order `descriptors` give (ascending start without any).
+    static func order(_ descriptors: [SampleSortDescriptor]) -> (ListedRow, ListedRow) -> Bool {
+        let descriptors = descriptors.isEmpty ? [.startDate(ascending: true)] : descriptors
+        return { left, right in
             for descriptor in descriptors {
                 switch descriptor {
                 case .startDate(let ascending) where left.start != right.start:
@@ -104,8 +131,6 @@ extension HealthStore {
             }
             return left.sequence < right.sequence
         }
-        let selected = (query.limit > 0 ? rows.prefix(query.limit) : rows[...]).map { samples[$0.index] }
-        return try query.reading.complete?(selected, snapshot) ?? selected
     }
 }
 

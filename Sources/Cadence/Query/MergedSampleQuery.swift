@@ -1,0 +1,65 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Lists samples of several types at once, each type with its own predicate, merged into one sort
+/// order under one limit (HealthKit's `HKSampleQueryDescriptor` with several predicates, SPEC §8).
+///
+///     let walking = MergedSampleQuery([
+///         SampleQuery(quantityType: .stepCount, predicate: today),
+///         SampleQuery(quantityType: .distanceWalkingRunning, predicate: today),
+///     ], limit: 20, sortDescriptors: [.endDate(ascending: false)])
+///     let latest = try store.execute(walking)   // the 20 latest of either type
+///
+/// Each part selects as it would alone — its type, its predicate, and its own limit in its own
+/// order — and the merged query orders what the parts selected and applies its limit. Samples equal
+/// on every sort key come in the order they were saved, whatever their type.
+public struct MergedSampleQuery<Sample: Sendable>: Sendable {
+    /// The types listed, each with its predicate (and, optionally, a limit of its own).
+    public var parts: [SampleQuery<Sample>]
+    /// The most samples to return, of all parts together; 0 is no limit.
+    public var limit: Int
+    /// The merged order, most significant first; ascending start without any.
+    public var sortDescriptors: [SampleSortDescriptor]
+
+    /// Creates a query over `parts`.
+    public init(_ parts: [SampleQuery<Sample>], limit: Int = 0, sortDescriptors: [SampleSortDescriptor] = []) {
+        self.parts = parts
+        self.limit = max(0, limit)
+        self.sortDescriptors = sortDescriptors
+    }
+}
+
+extension HealthStore {
+    /// Runs a query over several types on one snapshot.
+    ///
+    /// - Throws: What a part's own query throws (a predicate that cannot apply to its type).
+    /// - Complexity: O(*n* log *n*) over the samples the parts select.
+    public func execute<Sample>(_ query: MergedSampleQuery<Sample>) throws -> [Sample] {
+        try read { snapshot in
+            let listings = try query.parts.map { try Self.listing($0, snapshot: snapshot) }
+            var merged: [(part: Int, row: ListedRow)] = listings.enumerated().flatMap { part, listing in
+                listing.rows.map { (part, $0) }
+            }
+            let order = ListedRow.order(query.sortDescriptors)
+            merged.sort { order($0.row, $1.row) }
+            if query.limit > 0 { merged = Array(merged.prefix(query.limit)) }
+            // Each part completes its own samples (a correlation's members), then they go back in place.
+            var completed: [[Sample]] = []
+            for (part, listing) in listings.enumerated() {
+                let selected = merged.filter { $0.part == part }.map { listing.samples[$0.row.index] }
+                completed.append(try query.parts[part].reading.complete?(selected, snapshot) ?? selected)
+            }
+            var next = Array(repeating: 0, count: listings.count)
+            return merged.map { entry in
+                defer { next[entry.part] += 1 }
+                return completed[entry.part][next[entry.part]]
+            }
+        }
+    }
+}
