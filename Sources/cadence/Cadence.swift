@@ -18,7 +18,7 @@ import Foundation
 struct CadenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cadence",
-        abstract: "Store Apple Health quantity samples and query them the way HealthKit does.",
+        abstract: "Store Apple Health samples (quantities, sleep and other categories, correlations, workouts) and query them the way HealthKit does.",
         discussion: """
             Every command takes --store DIR. Dates are RFC 3339 with an offset \
             (2024-03-10T00:00:00-05:00) or a plain day (2024-03-10, local midnight); types are \
