@@ -79,23 +79,29 @@ enum ArgumentValues {
 
     /// A sample type of any kind named by `text`: a long identifier decides the kind by its prefix;
     /// a short name is looked up among quantity, then category, then correlation types, then
-    /// among the types the store holds.
+    /// among the types the store holds; `workout` is the workout type.
     enum SampleTypeName {
         case quantity(QuantityType)
         case category(CategoryType)
         case correlation(CorrelationType)
+        case workout
     }
 
+    /// The short name of the workout type on the command line.
+    static let workoutTypeName = "workout"
+
     /// The sample type of any kind named `text` (`sleepAnalysis`, `HKCategoryTypeIdentifierSleepAnalysis`,
-    /// `stepCount`, `bloodPressure`).
+    /// `stepCount`, `bloodPressure`, `workout`, `HKWorkoutTypeIdentifier`).
     ///
     /// - Throws: ``CadenceError/Code/unknownType``.
     static func sampleType(_ text: String, in store: HealthStore?) throws -> SampleTypeName {
         switch SampleKind(identifier: text) {
         case .category: return .category(CategoryType(identifier: text))
         case .correlation: return .correlation(CorrelationType(identifier: text))
+        case .workout where text == Workout.typeIdentifier: return .workout
         case .quantity, .workout: break
         }
+        if text == workoutTypeName { return .workout }
         if let known = QuantityType.known(text) { return .quantity(known) }
         if let known = CategoryType.known(text) { return .category(known) }
         if let known = try? CorrelationType(text) { return .correlation(known) }
@@ -107,7 +113,7 @@ enum ArgumentValues {
         } catch {
             throw CadenceError(
                 .unknownType,
-                "Unknown sample type \"\(text)\": use a HealthKit identifier such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierHeartRate.")
+                "Unknown sample type \"\(text)\": use a HealthKit identifier such as stepCount, sleepAnalysis, workout or HKQuantityTypeIdentifierHeartRate.")
         }
     }
 
@@ -141,6 +147,45 @@ enum ArgumentValues {
                 "The unit \"\(text)\" cannot express \(type.shortIdentifier), which is measured in \(type.canonicalUnit.unitString).")
         }
         return unit
+    }
+
+    /// A non-negative quantity given to `option` as a number and a unit in HealthKit's grammar
+    /// (`200kcal`, `5 km`, `20min`), of the dimension of `unit`; `example` shows the form in errors.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` naming the option, the text and the reason.
+    static func quantity(_ text: String, option: String, like example: String, dimensionOf unit: HealthUnit) throws
+        -> Quantity
+    {
+        let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let unitText = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        guard let value = Double(number), value.isFinite, !unitText.isEmpty else {
+            throw CadenceError(.invalidArgument, "Invalid \(option) \"\(text)\": expected a number and a unit such as \(example).")
+        }
+        let parsed: HealthUnit
+        do {
+            parsed = try HealthUnit(unitText)
+        } catch let error as CadenceError {
+            throw CadenceError(.invalidArgument, "Invalid \(option) \"\(text)\": \(error.message)")
+        }
+        guard parsed.isCompatible(with: unit) else {
+            throw CadenceError(.invalidArgument, "Invalid \(option) \"\(text)\": \(unitText) does not measure what \(example) does.")
+        }
+        return Quantity(value: value, unit: parsed)
+    }
+
+    /// A workout activity type given to `option`: a short name Cadence knows (`running`,
+    /// `traditionalStrengthTraining`) or a full `HKWorkoutActivityType…` name, kept as it is.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` for a short name Cadence does not know.
+    static func activityType(_ text: String, option: String) throws -> WorkoutActivityType {
+        let type = WorkoutActivityType(text)
+        guard type.isKnown || text.hasPrefix(WorkoutActivityType.identifierPrefix) else {
+            throw CadenceError(.invalidArgument, """
+                Unknown \(option) "\(text)": use a HealthKit activity type such as running, walking or cycling, \
+                or a full name such as \(WorkoutActivityType.identifierPrefix)Running.
+                """)
+        }
+        return type
     }
 
     /// A sample UUID.

@@ -21,12 +21,13 @@ struct ChangesCommand: ParsableCommand {
         discussion: """
             Prints {"samples": [...], "deletedObjects": [{"uuid"}], "anchor": TOKEN, "hasMore": BOOL}. \
             Pass the anchor back with --anchor to get the next page: paging loses and repeats nothing. \
-            Without --anchor, every current sample and every retained deletion is listed.
+            Without --anchor, every current sample and every retained deletion is listed. Samples \
+            print as cadence samples --format json prints them (workouts as cadence workouts does).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The quantity, category or correlation type, such as stepCount, sleepAnalysis or bloodPressure.",
+    @Option(help: ArgumentHelp("The type, such as stepCount, sleepAnalysis, bloodPressure or workout.",
                                valueName: "type"))
     var type: String
 
@@ -59,22 +60,32 @@ struct ChangesCommand: ParsableCommand {
             throw CadenceError(error.code, "Invalid --anchor: \(error.message)")
         }
         // One page, whatever the kind, with its samples ready to print.
-        func page<Sample>(_ query: AnchoredObjectQuery<Sample>, _ printed: (Sample) -> SampleOutput.Printed) throws
-            -> (samples: [SampleOutput.Printed], deletedObjects: [DeletedObject], anchor: QueryAnchor, hasMore: Bool)
+        func page<Sample>(_ query: AnchoredObjectQuery<Sample>, _ json: (Sample) -> JSONValue) throws
+            -> (samples: [JSONValue], deletedObjects: [DeletedObject], anchor: QueryAnchor, hasMore: Bool)
         {
             let result = try store.execute(query)
-            return (result.samples.map(printed), result.deletedObjects, result.anchor, result.hasMore)
+            return (result.samples.map(json), result.deletedObjects, result.anchor, result.hasMore)
         }
         let result = switch try ArgumentValues.sampleType(type, in: store) {
         case .quantity(let quantityType):
-            try page(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit), SampleOutput.printed)
+            try page(AnchoredObjectQuery(quantityType: quantityType, anchor: start, limit: limit)) {
+                SampleOutput.json(SampleOutput.printed($0), timeZone: zone)
+            }
         case .category(let categoryType):
-            try page(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit), SampleOutput.printed)
+            try page(AnchoredObjectQuery(categoryType: categoryType, anchor: start, limit: limit)) {
+                SampleOutput.json(SampleOutput.printed($0), timeZone: zone)
+            }
         case .correlation(let correlationType):
-            try page(AnchoredObjectQuery(correlationType: correlationType, anchor: start, limit: limit), SampleOutput.printed)
+            try page(AnchoredObjectQuery(correlationType: correlationType, anchor: start, limit: limit)) {
+                SampleOutput.json(SampleOutput.printed($0), timeZone: zone)
+            }
+        case .workout:
+            try page(AnchoredObjectQuery(workoutsMatching: .all, anchor: start, limit: limit)) {
+                WorkoutOutput.json($0, timeZone: zone)
+            }
         }
         let document = JSONValue.object([
-            ("samples", .array(result.samples.map { SampleOutput.json($0, timeZone: zone) })),
+            ("samples", .array(result.samples)),
             ("deletedObjects", .array(result.deletedObjects.map { deleted in
                 var members: [(key: String, value: JSONValue)] = [("uuid", .string(deleted.uuid.uuidString))]
                 if !deleted.metadata.isEmpty {

@@ -9,11 +9,13 @@ import ArgumentParser
 import Cadence
 import Foundation
 
-/// `cadence delete`: delete samples by UUID, or every sample of a type that a date range and
-/// sources select. Each deletion is recorded, so `cadence changes` reports it.
+/// `cadence delete`: delete samples (of any kind, workouts included) by UUID, or every sample of
+/// a type that a date range and sources select. Each deletion is recorded, so `cadence changes`
+/// reports it.
 ///
 ///     cadence delete --store health --uuid 0F8FAD5B-D9CB-469F-A165-70867728950E
 ///     cadence delete --store health --type bodyMass --from 2024-01-01 --to 2024-02-01
+///     cadence delete --store health --type workout --source Strava
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
@@ -26,7 +28,7 @@ struct DeleteCommand: ParsableCommand {
                                                            valueName: "uuid"))
     var uuids: [String] = []
 
-    @Option(help: ArgumentHelp("Delete samples of this type (narrowed by --from, --to and --source).",
+    @Option(help: ArgumentHelp("Delete samples of this type, such as bodyMass, sleepAnalysis or workout (narrowed by --from, --to and --source).",
                                valueName: "type"))
     var type: String?
 
@@ -51,8 +53,12 @@ struct DeleteCommand: ParsableCommand {
         let store = try storeOptions.openExistingForWriting()
         let deleted: Int
         if let type {
-            let quantityType = try ArgumentValues.quantityType(type, in: store)
-            deleted = try store.deleteSamples(of: quantityType, matching: resolved.predicate)
+            deleted = switch try ArgumentValues.sampleType(type, in: store) {
+            case .quantity(let quantityType): try store.deleteSamples(of: quantityType, matching: resolved.predicate)
+            case .category(let categoryType): try store.deleteSamples(of: categoryType, matching: resolved.predicate)
+            case .correlation(let correlationType): try store.deleteSamples(of: correlationType, matching: resolved.predicate)
+            case .workout: try store.deleteWorkouts(matching: resolved.predicate)
+            }
         } else {
             deleted = try store.deleteSamples(withUUIDs: identifiers)
         }

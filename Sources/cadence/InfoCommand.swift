@@ -51,6 +51,7 @@ struct InfoCommand: ParsableCommand {
             ("types", .array(info.types.map { type in
                 .object([
                     ("type", .string(type.identifier)),
+                    ("kind", .string(type.kind.rawValue)),
                     ("unit", .string(type.unit)),
                     ("samples", .integer(type.samples)),
                     ("sources", .array(type.sources.map { .string($0) })),
@@ -81,14 +82,13 @@ struct InfoCommand: ParsableCommand {
             date.map { LocalDateText.format($0, timeZone: timeZone, showsTime: false) } ?? "-"
         }
         var table = TableRenderer(columns: [
-            .init("Type"), .init("Unit"), .init("Samples", alignment: .right), .init("Sources", alignment: .right),
+            .init("Type"), .init("Kind"), .init("Unit"), .init("Samples", alignment: .right), .init("Sources", alignment: .right),
             .init("First"), .init("Last"), .init("Chunks", alignment: .right), .init("On disk", alignment: .right),
             .init("Bytes/sample", alignment: .right),
         ])
         for type in info.types {
-            let short = QuantityType.known(type.identifier)?.shortIdentifier ?? type.identifier
             table.append([
-                short, type.unit, String(type.samples), String(type.sources.count), day(type.firstStart),
+                shortName(of: type), type.kind.rawValue, type.unit ?? "-", String(type.samples), String(type.sources.count), day(type.firstStart),
                 day(type.lastEnd), String(type.chunks), ByteCountText.format(type.bytesOnDisk),
                 type.bytesPerSample.map { NumberText.fixed($0, decimals: 1) } ?? "-",
             ])
@@ -96,7 +96,7 @@ struct InfoCommand: ParsableCommand {
         let firstStart = info.types.compactMap(\.firstStart).min()
         let lastEnd = info.types.compactMap(\.lastEnd).max()
         table.append([
-            "total", "", String(info.totalSamples), String(Set(info.types.flatMap(\.sources)).count), day(firstStart),
+            "total", "", "", String(info.totalSamples), String(Set(info.types.flatMap(\.sources)).count), day(firstStart),
             day(lastEnd), String(info.types.reduce(0) { $0 + $1.chunks }), ByteCountText.format(info.totalChunkBytes),
             bytesPerSample(info).map { NumberText.fixed($0, decimals: 1) } ?? "-",
         ])
@@ -105,5 +105,16 @@ struct InfoCommand: ParsableCommand {
         text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
         return text
+    }
+
+    /// The name a type goes by on the command line (`stepCount`, `sleepAnalysis`, `workout`), or
+    /// its identifier for a type Cadence does not know.
+    private static func shortName(of type: StoreInfo.TypeInfo) -> String {
+        switch type.kind {
+        case .quantity: QuantityType.known(type.identifier)?.shortIdentifier ?? type.identifier
+        case .category: CategoryType.known(type.identifier)?.shortIdentifier ?? type.identifier
+        case .correlation: CorrelationType(identifier: type.identifier).shortIdentifier
+        case .workout: ArgumentValues.workoutTypeName
+        }
     }
 }

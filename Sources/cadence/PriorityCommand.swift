@@ -57,6 +57,8 @@ struct PriorityCommand: ParsableCommand {
                 case .category(let categoryType): try store.setSourcePriority(clear ? nil : names, for: categoryType)
                 case .correlation:
                     throw CadenceError(.invalidArgument, "\(type) is a correlation type: sources rank quantity and category types.")
+                case .workout:
+                    throw CadenceError(.invalidArgument, "\(type) is the workout type: sources rank quantity and category types.")
                 }
             } else {
                 try store.setSourcePriority(names ?? [])
@@ -69,6 +71,7 @@ struct PriorityCommand: ParsableCommand {
             case .quantity(let quantityType): (quantityType.identifier, quantityType.shortIdentifier)
             case .category(let categoryType): (categoryType.identifier, categoryType.shortIdentifier)
             case .correlation(let correlationType): (correlationType.identifier, correlationType.shortIdentifier)
+            case .workout: (Workout.typeIdentifier, ArgumentValues.workoutTypeName)
             }
         }
         try show(store.sourcePriorities, only: named)

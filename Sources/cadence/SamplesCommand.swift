@@ -16,19 +16,20 @@ import Foundation
 struct SamplesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "samples",
-        abstract: "List the samples of a quantity, category or correlation type.",
+        abstract: "List the samples of a quantity, category or correlation type, or the workouts.",
         discussion: """
             CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
             value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
             losslessly. Values are in the type's canonical unit; a category sample's value is its \
             name (HKCategoryValueSleepAnalysisAsleepCore), with no unit; a correlation's lists its \
-            members (JSON: their samples under "objects").
+            members (JSON: their samples under "objects"). Workouts (--type workout) print as \
+            cadence workouts prints them.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: ArgumentHelp(
-        "The quantity or category type, such as stepCount, sleepAnalysis or HKQuantityTypeIdentifierBodyMass.",
+        "The type, such as stepCount, sleepAnalysis, bloodPressure, workout or HKQuantityTypeIdentifierBodyMass.",
         valueName: "type"))
     var type: String
 
@@ -84,19 +85,28 @@ struct SamplesCommand: ParsableCommand {
         if case .category = kind {} else if values != nil {
             throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is not one.")
         }
-        let (printed, valueHeading): ([SampleOutput.Printed], String) = switch kind {
-        case .quantity(let quantityType):
-            (try store.execute(SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
-                                           sortDescriptors: sort)).map(SampleOutput.printed),
-             "Value (\(quantityType.canonicalUnit.unitString))")
-        case .category(let categoryType):
-            (try store.execute(SampleQuery(categoryType: categoryType, predicate: try categoryPredicate(resolved.predicate, categoryType),
-                                           limit: limit, sortDescriptors: sort)).map(SampleOutput.printed), "Value")
-        case .correlation(let correlationType):
-            (try store.execute(SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
-                                           sortDescriptors: sort)).map(SampleOutput.printed), "Members")
-        }
         var output = StandardOutput()
+        defer { output.flush() }
+        let (printed, valueHeading): ([SampleOutput.Printed], String)
+        switch kind {
+        case .workout:
+            let workouts = try store.execute(SampleQuery(workoutsMatching: resolved.predicate, limit: limit,
+                                                         sortDescriptors: sort))
+            return WorkoutOutput.write(workouts, format: format, key: "samples", timeZone: resolved.timeZone, into: &output)
+        case .quantity(let quantityType):
+            (printed, valueHeading) = (
+                try store.execute(SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
+                                              sortDescriptors: sort)).map(SampleOutput.printed),
+                "Value (\(quantityType.canonicalUnit.unitString))")
+        case .category(let categoryType):
+            (printed, valueHeading) = (
+                try store.execute(SampleQuery(categoryType: categoryType, predicate: try categoryPredicate(resolved.predicate, categoryType),
+                                              limit: limit, sortDescriptors: sort)).map(SampleOutput.printed), "Value")
+        case .correlation(let correlationType):
+            (printed, valueHeading) = (
+                try store.execute(SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
+                                              sortDescriptors: sort)).map(SampleOutput.printed), "Members")
+        }
         switch format {
         case .json:
             let document = JSONValue.object([
@@ -108,6 +118,5 @@ struct SamplesCommand: ParsableCommand {
         case .table:
             output.write(SampleOutput.table(printed, valueHeading: valueHeading, timeZone: resolved.timeZone))
         }
-        output.flush()
     }
 }

@@ -113,6 +113,87 @@ struct CategoryCommandTests {
         #expect(table.contains("inBed") && table.contains("iPhone") && !table.contains("Watch"))
     }
 
+    @Test("a category type's CSV re-imports into the same samples, and a second time adds nothing")
+    func csvRoundTrip() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (original, _) = try Self.importNight(into: directory)
+        let listing = ["samples", "--type", "sleepAnalysis", "--time-zone", "UTC"]
+        let csv = directory.path("night.csv")
+        try CadenceBinary.succeed(listing + ["--store", original, "--format", "csv"]).standardOutput
+            .write(toFile: csv, atomically: true, encoding: .utf8)
+        let copy = directory.path("copy")
+        for (store, imported) in [(copy, 5), (copy, 0), (original, 0)] {
+            let summary = try CadenceBinary.succeed(["import", csv, "--store", store, "--format", "json"]).jsonObject()
+            let file = try #require((summary["files"] as? [[String: Any]])?.first)
+            #expect(file["imported"] as? Int == imported, "\(store)")
+            #expect(file["duplicates"] as? Int == 5 - imported, "\(store)")
+            #expect(file["rejected"] as? Int == 0)
+        }
+        let json = try CadenceBinary.succeed(listing + ["--store", original, "--format", "json"]).standardOutput
+        #expect(try CadenceBinary.succeed(listing + ["--store", copy, "--format", "json"]).standardOutput == json)
+    }
+
+    @Test("CSV category rows take raw values, short names and short type names")
+    func csvValueForms() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (original, _) = try Self.importNight(into: directory)
+        // The night again, its values and types written the other ways a person would write them.
+        let csv = directory.path("forms.csv")
+        try """
+            type,sourceName,unit,startDate,endDate,value
+            HKCategoryTypeIdentifierSleepAnalysis,Watch,,2024-05-01T23:00:00Z,2024-05-02T01:00:00Z,3
+            sleepAnalysis,Watch,,2024-05-02T01:00:00Z,2024-05-02T02:00:00Z,asleepDeep
+            sleepAnalysis,AutoSleep,,2024-05-01T23:30:00Z,2024-05-02T06:30:00Z,HKCategoryValueSleepAnalysisAsleep
+            HKCategoryTypeIdentifierSleepAnalysis,iPhone,,2024-05-01T22:30:00Z,2024-05-02T07:00:00Z,0
+            HKCategoryTypeIdentifierSleepAnalysis,iPhone,,2024-05-02T22:30:00Z,2024-05-02T23:00:00Z,HKCategoryValueSleepAnalysisDreaming
+
+            """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let store = directory.path("forms")
+        try CadenceBinary.succeed(["import", csv, "--store", store])
+        // Derived identities agree too: the original's import adds nothing new.
+        func samples(_ store: String) throws -> [[String: String]] {
+            let json = try CadenceBinary.succeed(["samples", "--store", store, "--type", "sleepAnalysis", "--format", "json",
+                                                  "--time-zone", "UTC"]).jsonObject()
+            return (json["samples"] as? [[String: Any]] ?? []).map { sample in
+                sample.compactMapValues { "\($0)" }.filter { ["startDate", "endDate", "value", "valueName", "sourceName"].contains($0.key) }
+            }
+        }
+        #expect(try samples(store) == samples(original))
+        #expect(try samples(store).count == 5)
+    }
+
+    @Test("stats --input measures category durations from an exported CSV as the store does", arguments: [
+        "asleepCore,asleepDeep,asleepREM,asleepUnspecified", "inBed", "asleepDeep",
+    ])
+    func statsFromInput(values: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, _) = try Self.importNight(into: directory)
+        let exported = try CadenceBinary.succeed(["samples", "--store", store, "--type", "sleepAnalysis", "--format", "csv"])
+            .standardOutput.split(separator: "\n")
+        let input = directory.path("users.csv")
+        try (["user," + (exported.first ?? "")] + exported.dropFirst().map { "night," + $0 }).joined(separator: "\n")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let query = ["--type", "sleepAnalysis", "--values", values, "--interval", "1d", "--anchor", "2024-01-01T12:00:00Z",
+                     "--from", "2024-05-01T12:00:00Z", "--to", "2024-05-02T12:00:00Z", "--priority", "Watch,AutoSleep,iPhone",
+                     "--time-zone", "UTC", "--format", "json"]
+        let fromStore = try #require(try CadenceBinary.succeed(["stats", "--store", store] + query).jsonObject()["statistics"]
+            as? [[String: Any]])
+        let streamed = try CadenceBinary.succeed(["stats", "--input", input] + query).standardOutput.split(separator: "\n")
+        let rows = try streamed.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(rows.count == fromStore.count && !rows.isEmpty)
+        for (row, night) in zip(rows, fromStore) {
+            #expect(row["user"] as? String == "night")
+            #expect(row["duration"] as? Double == night["duration"] as? Double)
+            #expect(row["count"] as? Int == night["count"] as? Int)
+            #expect((row["duration"] as? Double ?? 0) > 0)
+        }
+    }
+
     @Test("the real export's food correlations list with their members")
     func correlations() throws {
         let store = try Fixtures.hkimportStore.get().store

@@ -86,6 +86,36 @@ struct StoreFileTests {
         #expect(table.contains("total"))
     }
 
+    @Test("info shows each type's kind, and a unit for quantity types only")
+    func infoShowsKinds() throws {
+        let store = try Fixtures.hkimportStore.get().store
+        let json = try CadenceBinary.succeed(["info", "--store", store, "--format", "json"]).jsonObject()
+        let types = try #require(json["types"] as? [[String: Any]])
+        // The kind by the identifier's prefix, written out here.
+        func kind(_ identifier: String) -> String {
+            if identifier.hasPrefix("HKCategoryTypeIdentifier") { return "category" }
+            if identifier.hasPrefix("HKCorrelationTypeIdentifier") { return "correlation" }
+            if identifier == "HKWorkoutTypeIdentifier" { return "workout" }
+            return "quantity"
+        }
+        for type in types {
+            let identifier = type["type"] as? String ?? ""
+            #expect(type["kind"] as? String == kind(identifier), "\(identifier)")
+            #expect((type["unit"] is NSNull) == (kind(identifier) != "quantity"), "\(identifier)")
+        }
+        #expect(Set(types.compactMap { $0["kind"] as? String }) == ["quantity", "category", "correlation", "workout"])
+        // The table: type, kind, unit ("-" for none), samples.
+        let rows = try CadenceBinary.succeed(["info", "--store", store]).standardOutput.split(separator: "\n")
+            .map { $0.split(separator: " ").map(String.init) }
+        let table = Dictionary(rows.compactMap { $0.count > 4 ? ($0[0], Array($0[1...3])) : nil }, uniquingKeysWith: { first, _ in first })
+        let counts = try Fixtures.expectedCounts(of: Fixtures.hkimportExport.get()).samples
+        func count(_ identifier: String) -> String { String(counts[identifier] ?? -1) }
+        #expect(table["workout"] == ["workout", "-", count("HKWorkoutTypeIdentifier")])
+        #expect(table["sleepAnalysis"] == ["category", "-", count("HKCategoryTypeIdentifierSleepAnalysis")])
+        #expect(table["food"] == ["correlation", "-", count("HKCorrelationTypeIdentifierFood")])
+        #expect(table["stepCount"] == ["quantity", "count", count("HKQuantityTypeIdentifierStepCount")])
+    }
+
     /// The same seed gives the same file, and the file imports.
     @Test func generateIsDeterministicAndImports() throws {
         let directory = try TemporaryDirectory()

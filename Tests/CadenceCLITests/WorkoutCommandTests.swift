@@ -8,10 +8,128 @@
 import Foundation
 import Testing
 
-/// Workouts through the command line: `cadence workouts` on the real export's store, and
-/// `cadence plot --workout` on a generated export.zip with GPX routes.
+/// Workouts through the command line: `cadence workouts` on the real export's store, with its
+/// workout filters; `samples`, `changes` and `delete` on the workout type; and `cadence plot
+/// --workout` on a generated export.zip with GPX routes.
 @Suite("Workouts on the command line")
 struct WorkoutCommandTests {
+    /// A set of workout filter options and the same selection written out over a listed workout
+    /// (JSON: duration in seconds, energy in kilocalories, distance in metres; null when absent).
+    struct FilterCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var selects: @Sendable ([String: Any]) -> Bool
+        var testDescription: String { arguments.joined(separator: " ") }
+
+        static func figure(_ workout: [String: Any], _ key: String) -> Double? { workout[key] as? Double }
+        static func activity(_ workout: [String: Any]) -> String { workout["activityType"] as? String ?? "" }
+    }
+
+    static let filterCases: [FilterCase] = [
+        FilterCase(arguments: ["--activity", "running"]) { FilterCase.activity($0) == "HKWorkoutActivityTypeRunning" },
+        FilterCase(arguments: ["--activity", "running", "--min-duration", "20min", "--min-energy", "200kcal",
+                               "--min-distance", "5km"]) { workout in
+            FilterCase.activity(workout) == "HKWorkoutActivityTypeRunning"
+                && (FilterCase.figure(workout, "duration") ?? -1) >= 1_200
+                && (FilterCase.figure(workout, "totalEnergyBurned") ?? -1) >= 200
+                && (FilterCase.figure(workout, "totalDistance") ?? -1) >= 5_000
+        },
+        FilterCase(arguments: ["--activity", "Cycling", "--activity", "HKWorkoutActivityTypeYoga"]) {
+            ["HKWorkoutActivityTypeCycling", "HKWorkoutActivityTypeYoga"].contains(FilterCase.activity($0))
+        },
+        FilterCase(arguments: ["--min-distance", "5 km", "--max-distance", "10000m"]) { workout in
+            FilterCase.figure(workout, "totalDistance").map { $0 >= 5_000 && $0 <= 10_000 } ?? false
+        },
+        // 1000 kJ is 239.006 kcal: workouts of exactly 239 kcal are in.
+        FilterCase(arguments: ["--max-energy", "1000kJ", "--min-duration", "0.5hr"]) { workout in
+            (FilterCase.figure(workout, "totalEnergyBurned").map { $0 <= 1_000 / 4.184 } ?? false)
+                && (FilterCase.figure(workout, "duration") ?? -1) >= 1_800
+        },
+        FilterCase(arguments: ["--min-distance", "3mi", "--max-duration", "3600s"]) { workout in
+            (FilterCase.figure(workout, "totalDistance").map { $0 >= 3 * 1_609.34 } ?? false)
+                && (FilterCase.figure(workout, "duration") ?? .infinity) <= 3_600
+        },
+    ]
+
+    @Test("workout filters select what the same conditions select over the whole listing", arguments: filterCases)
+    func filters(_ filter: FilterCase) throws {
+        let store = try Fixtures.hkimportStore.get().store
+        let base = ["workouts", "--store", store, "--format", "json", "--time-zone", "UTC"]
+        let all = try #require(try CadenceBinary.succeed(base).jsonObject()["workouts"] as? [[String: Any]])
+        let selected = try #require(try CadenceBinary.succeed(base + filter.arguments).jsonObject()["workouts"] as? [[String: Any]])
+        let expected = all.filter(filter.selects)
+        #expect(selected.map { $0["uuid"] as? String } == expected.map { $0["uuid"] as? String })
+        // Each case selects some workouts of the real export, not all of them.
+        #expect(!expected.isEmpty && expected.count < all.count)
+    }
+
+    @Test("workout filters refuse unknown activities and bounds without a unit of their kind", arguments: [
+        (["--activity", "runing"], "running"),
+        (["--min-energy", "5km"], "--min-energy"),
+        (["--min-duration", "20"], "20min"),
+        (["--max-distance", "far"], "--max-distance"),
+    ])
+    func refusedFilters(arguments: [String], mention: String) throws {
+        let store = try Fixtures.hkimportStore.get().store
+        let result = try CadenceBinary.run(["workouts", "--store", store] + arguments)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(mention), "\(result.standardError)")
+    }
+
+    /// A JSON value as text with sorted keys, to compare documents.
+    static func canonical(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test("samples, changes and delete take the workout type by either name")
+    func workoutType() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Fixtures.copyOfHKImportStore(in: directory)
+        let zone = ["--time-zone", "UTC"]
+        let listing = ["workouts", "--store", store] + zone
+        let listed = try #require(try CadenceBinary.succeed(listing + ["--format", "json"]).jsonObject()["workouts"]
+            as? [[String: Any]])
+        // samples prints them as workouts does, in every format.
+        for name in ["workout", "HKWorkoutTypeIdentifier"] {
+            let samples = ["samples", "--store", store, "--type", name] + zone
+            let json = try CadenceBinary.succeed(samples + ["--format", "json"]).jsonObject()
+            #expect(try Self.canonical(json["samples"] ?? []) == Self.canonical(listed))
+            #expect(try CadenceBinary.succeed(samples + ["--format", "csv"]).standardOutput
+                        == CadenceBinary.succeed(listing + ["--format", "csv"]).standardOutput)
+            #expect(try CadenceBinary.succeed(samples).standardOutput == CadenceBinary.succeed(listing).standardOutput)
+        }
+        let latest = try #require(try CadenceBinary.succeed(["samples", "--store", store, "--type", "workout", "--limit", "3",
+                                                             "--sort", "-startDate", "--format", "json"] + zone)
+            .jsonObject()["samples"] as? [[String: Any]])
+        let starts = listed.compactMap { $0["startDate"] as? String }
+        #expect(latest.compactMap { $0["startDate"] as? String } == Array(starts.sorted(by: >).prefix(3)))
+
+        // changes lists every workout; then a delete by UUID and one by type and source.
+        let changes = ["changes", "--store", store, "--type", "workout"] + zone
+        let first = try CadenceBinary.succeed(changes).jsonObject()
+        let changed = try #require(first["samples"] as? [[String: Any]])
+        #expect(Set(changed.compactMap { $0["uuid"] as? String }) == Set(listed.compactMap { $0["uuid"] as? String }))
+        #expect(changed.allSatisfy { $0["type"] as? String == "HKWorkoutTypeIdentifier" })
+        let anchor = try #require(first["anchor"] as? String)
+        let byUUID = try #require(listed.first?["uuid"] as? String)
+        let deletedOne = try CadenceBinary.succeed(["delete", "--store", store, "--uuid", byUUID]).standardOutput
+        #expect(deletedOne == "Deleted 1 sample.\n")
+        let source = try #require(listed.last?["sourceName"] as? String)
+        let bySource = listed.dropFirst().filter { $0["sourceName"] as? String == source }.compactMap { $0["uuid"] as? String }
+        let deletedBySource = try CadenceBinary.succeed(["delete", "--store", store, "--type", "workout", "--source", source,
+                                                         "--format", "json"]).jsonObject()
+        #expect(deletedBySource["deleted"] as? Int == bySource.count)
+        let next = try CadenceBinary.succeed(changes + ["--anchor", anchor]).jsonObject()
+        #expect((next["samples"] as? [Any])?.isEmpty == true)
+        let deleted = try #require(next["deletedObjects"] as? [[String: Any]])
+        let deletedUUIDs = deleted.compactMap { $0["uuid"] as? String }
+        #expect(deletedUUIDs.first == byUUID)
+        #expect(deletedUUIDs.count == 1 + bySource.count && Set(deletedUUIDs.dropFirst()) == Set(bySource))
+        let left = try #require(try CadenceBinary.succeed(listing + ["--format", "json"]).jsonObject()["workouts"]
+            as? [[String: Any]])
+        #expect(left.count == listed.count - 1 - bySource.count)
+    }
+
     @Test("workouts lists the export's 61 workouts in every format, and --from/--to narrow them")
     func listing() throws {
         let store = try Fixtures.hkimportStore.get().store

@@ -97,12 +97,8 @@ struct CategoryQueryPropertyTests {
             try store.pageChanges(&query, into: &seen, maxLimit: 120, random: &random, uuid: \.uuid)
             #expect(seen == current, "round \(round)")
             // Change the store: new samples, and deletes of random stored ones.
-            let added = try (0..<Int.random(in: 0...50, using: &random)).map { _ in try Self.randomSample(&random) }
-            try store.save(added)
-            for sample in added { current[sample.uuid] = sample }
-            let doomed = current.keys.sorted { $0.uuidString < $1.uuidString }.filter { _ in Int.random(in: 0..<15, using: &random) == 0 }
-            try store.deleteSamples(withUUIDs: doomed)
-            for uuid in doomed { current[uuid] = nil }
+            try store.changeAtRandom(&current, maxAdded: 50, deleteOneIn: 15, random: &random, uuid: \.uuid,
+                                     make: Self.randomSample, save: { try store.save($0) })
         }
     }
 

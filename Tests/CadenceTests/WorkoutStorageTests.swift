@@ -16,17 +16,24 @@ import Testing
 struct WorkoutStorageTests {
     static let sources = ["Watch", "Strava", "iPhone"].map { Source(name: $0) }
     static let base: Int64 = 1_709_251_200_000_000  // 2024-03-01T00:00:00Z
-    static let activities: [WorkoutActivityType] = [.running, .walking, .other, WorkoutActivityType("HKWorkoutActivityTypeFuture")]
+    /// Known activity types, and unknown ones: a short name, and one too long for the head of the
+    /// attributes to fit their first bytes.
+    static let activities: [WorkoutActivityType] = [
+        .running, .walking, .other, WorkoutActivityType("HKWorkoutActivityTypeFuture"),
+        WorkoutActivityType("HKWorkoutActivityType" + String(repeating: "Underwater", count: 9)),
+    ]
 
-    /// A random workout; about one in three has events, statistics, an activity and a short route.
+    /// A random workout, paused for part of its time in about one case in two; about one in three
+    /// has events, statistics, an activity and a short route.
     static func randomWorkout(_ random: inout TestRandom) throws -> Workout {
         let start = base + Int64.random(in: 0..<(30 * 86_400), using: &random) * 1_000_000
         let length = Int64.random(in: 60...(3 * 3_600), using: &random) * 1_000_000
         let startDate = Date(timestamp: start)
+        let active = Bool.random(using: &random) ? nil : Double(length / 1_000_000) * Double.random(in: 0.5...1, using: &random)
         var workout = try Workout(
             uuid: UUID(high: random.next(), low: random.next(), version: 4),
             activityType: activities[Int.random(in: 0..<activities.count, using: &random)], start: startDate,
-            end: Date(timestamp: start + length), source: sources[Int.random(in: 0..<3, using: &random)],
+            end: Date(timestamp: start + length), duration: active, source: sources[Int.random(in: 0..<3, using: &random)],
             totalEnergyBurned: Bool.random(using: &random) ? Double.random(in: 0...900, using: &random) : nil,
             totalDistance: Bool.random(using: &random) ? Double.random(in: 0...20_000, using: &random) : nil,
             metadata: Bool.random(using: &random) ? ["HKIndoorWorkout": "0"] : [:])
@@ -133,12 +140,8 @@ struct WorkoutStorageTests {
         for round in 0..<5 {
             try store.pageChanges(&query, into: &seen, maxLimit: 40, random: &random, uuid: \.uuid)
             #expect(seen == current, "round \(round)")
-            let added = try (0..<Int.random(in: 0...20, using: &random)).map { _ in try Self.randomWorkout(&random) }
-            try store.save(added)
-            for workout in added { current[workout.uuid] = workout }
-            let doomed = current.keys.sorted { $0.uuidString < $1.uuidString }.filter { _ in Int.random(in: 0..<8, using: &random) == 0 }
-            try store.deleteSamples(withUUIDs: doomed)
-            for uuid in doomed { current[uuid] = nil }
+            try store.changeAtRandom(&current, maxAdded: 20, deleteOneIn: 8, random: &random, uuid: \.uuid,
+                                     make: Self.randomWorkout, save: { try store.save($0) })
         }
     }
 

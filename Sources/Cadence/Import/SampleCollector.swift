@@ -177,12 +177,16 @@ struct SampleCollector {
                       metadata: [String: String],
                       parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?) = (nil, nil, nil)) {
         records += 1
-        if identifier.hasPrefix(CategoryType.identifierPrefix) {
-            return addCategory(line: line, type: CategoryType(identifier: identifier), sourceName: sourceName,
-                               start: startText, end: endText, value: valueText, uuid: uuid, sourceVersion: sourceVersion,
-                               device: deviceText, creation: creationText, metadata: metadata, parsed: parsed)
+        // A category type by its identifier, or by its short name (`sleepAnalysis`) as CSV files may write it.
+        let isCategory = identifier.hasPrefix(CategoryType.identifierPrefix)
+        let isQuantity = !isCategory
+            && (identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil)
+        if !isQuantity, let type = isCategory ? CategoryType(identifier: identifier) : CategoryType.known(identifier) {
+            return addCategory(line: line, type: type, sourceName: sourceName, start: startText, end: endText,
+                               value: valueText, uuid: uuid, sourceVersion: sourceVersion, device: deviceText,
+                               creation: creationText, metadata: metadata, parsed: parsed)
         }
-        guard identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil else {
+        guard isQuantity else {
             if identifier.isEmpty || sourceName.isEmpty {
                 summary.reject(line: line, identifier.isEmpty ? "the type is missing" : "the source name is missing")
             } else {

@@ -70,6 +70,13 @@ extension HealthStore {
         observe(identifiers: types.map(\.identifier), quantityTypes: [])
     }
 
+    /// Notifications for changes to workouts (HealthKit's `HKObserverQuery` on the workout type):
+    /// one when observation starts, then one per committed transaction that saves or deletes a
+    /// workout.
+    public func observeWorkouts() -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: [Workout.typeIdentifier], quantityTypes: [])
+    }
+
     /// Notifications for changes to the types with these full identifiers, of any kind.
     private func observe(identifiers: [String], quantityTypes: [QuantityType])
         -> AsyncThrowingStream<ObserverNotification, any Error> {

@@ -57,9 +57,36 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
         case metadataCompares(String, Comparison, Double)
         case quantity(Comparison, Quantity)
         case values(Set<Double>)
+        /// Workouts of these activity types: known ones by the raw value in the value column,
+        /// others by the name among the workout's attributes.
+        case workoutActivityTypes(rawValues: Set<Double>, names: Set<String>)
+        case workoutFigure(WorkoutFigure, Comparison, Quantity)
         case and([Node])
         case or([Node])
         case not(Node)
+    }
+
+    /// A workout's figure that a predicate compares, in the unit workouts keep it in.
+    enum WorkoutFigure: String, Sendable {
+        case duration, totalEnergyBurned, totalDistance
+
+        /// The unit a ``Workout`` keeps the figure in.
+        var unit: HealthUnit {
+            switch self {
+            case .duration: return .second
+            case .totalEnergyBurned: return .kilocalorie
+            case .totalDistance: return .meter
+            }
+        }
+
+        /// The figure of a stored workout, or `nil` when it has none.
+        func value(in head: WorkoutAttributes.Head) -> Double? {
+            switch self {
+            case .duration: return head.duration
+            case .totalEnergyBurned: return head.totalEnergyBurned
+            case .totalDistance: return head.totalDistance
+            }
+        }
     }
 
     let node: Node
@@ -121,6 +148,41 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
         SamplePredicate(.values(Set(values.map(Double.init))))
     }
 
+    /// Workouts of `activityType` (HealthKit's `predicateForWorkouts(with:)`).
+    public static func workoutActivityType(_ activityType: WorkoutActivityType) -> SamplePredicate {
+        workoutActivityType(in: [activityType])
+    }
+
+    /// Workouts of one of these activity types.
+    public static func workoutActivityType(in activityTypes: some Sequence<WorkoutActivityType>) -> SamplePredicate {
+        var rawValues: Set<Double> = []
+        var names: Set<String> = []
+        for type in activityTypes {
+            if let rawValue = type.rawValue { rawValues.insert(Double(rawValue)) } else { names.insert(type.identifier) }
+        }
+        return SamplePredicate(.workoutActivityTypes(rawValues: rawValues, names: names))
+    }
+
+    /// Workouts whose active time, in seconds, compares to `duration` (HealthKit's
+    /// `predicateForWorkouts(with:duration:)`).
+    public static func workoutDuration(_ comparison: Comparison, _ duration: TimeInterval) -> SamplePredicate {
+        SamplePredicate(.workoutFigure(.duration, comparison, Quantity(value: duration, unit: .second)))
+    }
+
+    /// Workouts whose total energy burned compares to `energy`, an energy in any unit (HealthKit's
+    /// `predicateForWorkouts(with:totalEnergyBurned:)`). A workout without the total matches no
+    /// comparison.
+    public static func workoutTotalEnergyBurned(_ comparison: Comparison, _ energy: Quantity) -> SamplePredicate {
+        SamplePredicate(.workoutFigure(.totalEnergyBurned, comparison, energy))
+    }
+
+    /// Workouts whose total distance compares to `distance`, a length in any unit (HealthKit's
+    /// `predicateForWorkouts(with:totalDistance:)`). A workout without the total matches no
+    /// comparison.
+    public static func workoutTotalDistance(_ comparison: Comparison, _ distance: Quantity) -> SamplePredicate {
+        SamplePredicate(.workoutFigure(.totalDistance, comparison, distance))
+    }
+
     /// Both predicates.
     public static func && (left: SamplePredicate, right: SamplePredicate) -> SamplePredicate {
         SamplePredicate(.and([left.node, right.node]))
@@ -146,7 +208,10 @@ extension SamplePredicate {
         return first >= lower && last < upper
     }
 
-    /// Checks the predicate against a type, throwing for quantities whose unit cannot convert.
+    /// Checks the predicate against a type (a storage series of any kind), throwing for quantities
+    /// whose unit cannot convert and for workout conditions on another type than workouts.
+    ///
+    /// - Throws: ``CadenceError/Code/incompatibleUnits``; ``CadenceError/Code/invalidArgument``.
     func validate(for type: QuantityType) throws {
         func visit(_ node: Node) throws {
             switch node {
@@ -154,6 +219,15 @@ extension SamplePredicate {
                 guard quantity.unit.isCompatible(with: type.canonicalUnit) else {
                     throw CadenceError(.incompatibleUnits,
                                        "the predicate's \(quantity.unit) cannot compare with \(type.identifier) in \(type.canonicalUnit)")
+                }
+            case .workoutActivityTypes, .workoutFigure:
+                guard type.kind == .workout else {
+                    throw CadenceError(.invalidArgument,
+                                       "a workout predicate applies to \(Workout.typeIdentifier), not to \(type.identifier)")
+                }
+                if case .workoutFigure(let figure, _, let quantity) = node, !quantity.unit.isCompatible(with: figure.unit) {
+                    throw CadenceError(.incompatibleUnits,
+                                       "the predicate's \(quantity.unit) cannot compare with a workout's \(figure.rawValue) in \(figure.unit)")
                 }
             case .and(let nodes), .or(let nodes): try nodes.forEach(visit)
             case .not(let inner): try visit(inner)
@@ -207,6 +281,15 @@ extension SamplePredicate {
             return comparison.holds(columns.value[row], converted)
         case .values(let values):
             return values.contains(columns.value[row])
+        case .workoutActivityTypes(let rawValues, let names):
+            // A workout of a type Cadence does not know has 0 in the value column (no type has it).
+            if rawValues.contains(columns.value[row]) { return true }
+            guard !names.isEmpty, columns.value[row] == 0 else { return false }
+            return workoutHead(columns, row).map { names.contains($0.activityTypeIdentifier) } ?? false
+        case .workoutFigure(let figure, let comparison, let quantity):
+            guard let head = workoutHead(columns, row), let value = figure.value(in: head),
+                  let converted = try? quantity.doubleValue(for: figure.unit) else { return false }
+            return comparison.holds(value, converted)
         case .and(let nodes):
             return nodes.allSatisfy { evaluate($0, columns: columns, row: row, provenances: provenances,
                                                typeIdentifier: typeIdentifier, canonicalUnit: canonicalUnit) }
@@ -219,11 +302,17 @@ extension SamplePredicate {
         }
     }
 
+    /// The head of a stored workout's attributes, or `nil` for a row that holds none.
+    private static func workoutHead(_ columns: SampleColumns, _ row: Int) -> WorkoutAttributes.Head? {
+        columns.metadata(at: row)[KindAttributes.workout].flatMap { try? WorkoutAttributes.head(of: $0) }
+    }
+
     /// Whether evaluating the predicate needs the detail columns (UUIDs or metadata).
     var needsDetails: Bool {
         func visit(_ node: Node) -> Bool {
             switch node {
-            case .uuids, .metadataExists, .metadataEquals, .metadataCompares: return true
+            case .uuids, .metadataExists, .metadataEquals, .metadataCompares, .workoutFigure: return true
+            case .workoutActivityTypes(_, let names): return !names.isEmpty
             case .and(let nodes), .or(let nodes): return nodes.contains(where: visit)
             case .not(let inner): return visit(inner)
             default: return false

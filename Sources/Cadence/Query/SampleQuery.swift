@@ -145,7 +145,11 @@ extension SampleQuery where Sample == Correlation {
 
 extension SampleQuery where Sample == Workout {
     /// Creates a query for workouts (HealthKit's sample query on the workout type); each comes with
-    /// its events, statistics, activities and routes.
+    /// its events, statistics, activities and routes. Workout predicates select by activity type,
+    /// duration, energy and distance, beside the date, source and UUID ones:
+    ///
+    ///     let longRuns = SampleQuery(workoutsMatching: .workoutActivityType(.running)
+    ///         && .workoutTotalDistance(.greaterThanOrEqual, Quantity(value: 10, unit: .kilometer)))
     public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
                 sortDescriptors: [SampleSortDescriptor] = []) {
         self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)

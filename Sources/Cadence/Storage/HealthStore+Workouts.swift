@@ -25,9 +25,12 @@ extension HealthStore {
         try save(QuantitySampleBatch.grouping(workouts, series: { _ in .series(Workout.typeIdentifier) }) { try $0.append($1) })
     }
 
-    /// Deletes every workout that `predicate` selects, recording a deleted object for each.
+    /// Deletes every workout that `predicate` selects (workout predicates included, such as
+    /// ``SamplePredicate/workoutActivityType(_:)``), recording a deleted object for each.
     ///
     /// - Returns: The number of workouts deleted.
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` for a total compared with a quantity of
+    ///   another dimension.
     @discardableResult
     public func deleteWorkouts(matching predicate: SamplePredicate = .all) throws -> Int {
         try deleteSamples(ofSeries: .series(Workout.typeIdentifier), matching: predicate)

@@ -255,6 +255,8 @@ public final class HealthStore: Sendable {
     /// Deletes every sample of `type` that `predicate` selects.
     ///
     /// - Returns: The number of samples deleted.
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` or ``CadenceError/Code/invalidArgument`` for a
+    ///   predicate that cannot apply to the type (a quantity in another dimension, a workout condition).
     @discardableResult
     public func deleteSamples(of type: QuantityType, matching predicate: SamplePredicate = .all) throws -> Int {
         try deleteSamples(ofSeries: type, matching: predicate)
@@ -262,6 +264,7 @@ public final class HealthStore: Sendable {
 
     /// Deletes every sample of a storage series that `predicate` selects.
     func deleteSamples(ofSeries type: QuantityType, matching predicate: SamplePredicate) throws -> Int {
+        try predicate.validate(for: type)
         let identifier = type.identifier
         return try delete { provenances, typeSnapshot, columns, row in
             guard typeSnapshot.type.identifier == identifier else { return false }

@@ -13,8 +13,10 @@ public struct StoreInfo: Sendable, Codable {
     public struct TypeInfo: Sendable, Codable {
         /// The type's identifier.
         public var identifier: String
-        /// The canonical unit.
-        public var unit: String
+        /// The kind of sample the type holds.
+        public var kind: SampleKind
+        /// The canonical unit of a quantity type; `nil` for the other kinds, which have none.
+        public var unit: String?
         /// Samples present (deleted ones excluded).
         public var samples: Int
         /// Distinct sources.
@@ -70,7 +72,8 @@ extension HealthStore {
             let first = summaries.filter { $0.count > 0 }.map(\.minimumStart).min()
             let last = summaries.filter { $0.count > 0 }.map(\.maximumEnd).max()
             types.append(StoreInfo.TypeInfo(
-                identifier: identifier, unit: type.type.canonicalUnit.unitString, samples: type.sampleCount,
+                identifier: identifier, kind: type.type.kind,
+                unit: type.type.kind == .quantity ? type.type.canonicalUnit.unitString : nil, samples: type.sampleCount,
                 sources: names.sorted(), firstStart: first.map { Date(timestamp: $0) }, lastEnd: last.map { Date(timestamp: $0) },
                 chunks: type.chunks.count, bytesOnDisk: bytes, unflushedSamples: type.headCount,
                 bytesPerSample: flushed > 0 ? Double(bytes) / Double(flushed) : nil))

@@ -73,22 +73,44 @@ package enum WorkoutAttributes {
         return Data(writer.bytes).base64EncodedString()
     }
 
+    /// What the encoding starts with: the activity type's name, the duration and the totals —
+    /// what workout predicates compare.
+    package struct Head: Equatable {
+        /// The activity type's name as stored.
+        var activityTypeIdentifier: String
+        /// The active time in seconds.
+        var duration: Double
+        /// The energy burned in kilocalories, the distance in metres, the strokes and flights.
+        var totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed: Double?
+    }
+
+    /// The head of the text ``encode(_:)`` wrote, decoding only the first bytes when they hold it
+    /// (a workout's events, statistics and route are not decoded).
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
+    /// - Complexity: O(1) for an activity type name of up to 74 bytes, else O(*n*) in the text.
+    package static func head(of text: String) throws -> Head {
+        // 160 base64 characters are 120 whole bytes: the head of a name of up to 74 bytes.
+        if text.utf8.count > 160, var prefix = try? attributeReader(of: String(text.prefix(160))),
+           let head = try? readHead(from: &prefix) {
+            return head
+        }
+        var reader = try attributeReader(of: text)
+        return try readHead(from: &reader)
+    }
+
     /// Sets `workout`'s attributes from the text ``encode(_:)`` wrote.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
     package static func decode(_ text: String, into workout: inout Workout) throws {
-        guard let data = Data(base64Encoded: text) else {
-            throw CadenceError(.corruptFile, "a stored workout's attributes are not base64", path: "workout attributes")
-        }
-        var reader = BinaryReader([UInt8](data), path: "workout attributes")
-        let found = try reader.read(UInt8.self)
-        guard found == version else { throw reader.corrupt("unknown workout attributes version \(found)") }
-        workout.activityType = WorkoutActivityType(try reader.readString())
-        workout.duration = try reader.readDouble()
-        workout.totalEnergyBurned = try reader.readOptionalDouble()
-        workout.totalDistance = try reader.readOptionalDouble()
-        workout.totalSwimmingStrokeCount = try reader.readOptionalDouble()
-        workout.totalFlightsClimbed = try reader.readOptionalDouble()
+        var reader = try attributeReader(of: text)
+        let head = try readHead(from: &reader)
+        workout.activityType = WorkoutActivityType(head.activityTypeIdentifier)
+        workout.duration = head.duration
+        workout.totalEnergyBurned = head.totalEnergyBurned
+        workout.totalDistance = head.totalDistance
+        workout.totalSwimmingStrokeCount = head.totalSwimmingStrokeCount
+        workout.totalFlightsClimbed = head.totalFlightsClimbed
         workout.events = try reader.readEvents()
         workout.statistics = try reader.readStatistics()
         workout.activities = try (0..<reader.readCount()).map { _ in
@@ -124,6 +146,24 @@ package enum WorkoutAttributes {
             return route
         }
         guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
+    }
+
+    /// A reader over the bytes of base64 `text`.
+    private static func attributeReader(of text: String) throws -> BinaryReader {
+        guard let data = Data(base64Encoded: text) else {
+            throw CadenceError(.corruptFile, "a stored workout's attributes are not base64", path: "workout attributes")
+        }
+        return BinaryReader([UInt8](data), path: "workout attributes")
+    }
+
+    /// Reads the version and the head.
+    private static func readHead(from reader: inout BinaryReader) throws -> Head {
+        let found = try reader.read(UInt8.self)
+        guard found == version else { throw reader.corrupt("unknown workout attributes version \(found)") }
+        return Head(activityTypeIdentifier: try reader.readString(), duration: try reader.readDouble(),
+                    totalEnergyBurned: try reader.readOptionalDouble(), totalDistance: try reader.readOptionalDouble(),
+                    totalSwimmingStrokeCount: try reader.readOptionalDouble(),
+                    totalFlightsClimbed: try reader.readOptionalDouble())
     }
 }
 

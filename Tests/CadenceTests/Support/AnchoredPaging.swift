@@ -23,4 +23,19 @@ extension HealthStore {
             query.anchor = page.anchor
         } while page.hasMore
     }
+
+    /// Changes the store at random, one transaction each: saves up to `maxAdded` new samples made
+    /// by `make` (through `save`, the kind's save), then deletes each stored sample with chance
+    /// 1 in `deleteOneIn`; `current` (samples by UUID) follows.
+    func changeAtRandom<Sample>(_ current: inout [UUID: Sample], maxAdded: Int, deleteOneIn: Int, random: inout TestRandom,
+                                uuid: KeyPath<Sample, UUID>, make: (inout TestRandom) throws -> Sample,
+                                save: ([Sample]) throws -> Void) throws {
+        let added = try (0..<Int.random(in: 0...maxAdded, using: &random)).map { _ in try make(&random) }
+        try save(added)
+        for sample in added { current[sample[keyPath: uuid]] = sample }
+        let doomed = current.keys.sorted { $0.uuidString < $1.uuidString }
+            .filter { _ in Int.random(in: 0..<deleteOneIn, using: &random) == 0 }
+        try deleteSamples(withUUIDs: doomed)
+        for uuid in doomed { current[uuid] = nil }
+    }
 }

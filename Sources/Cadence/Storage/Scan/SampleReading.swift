@@ -49,7 +49,8 @@ extension SampleReading where Sample == QuantitySample {
 extension SampleReading where Sample == CategorySample {
     /// Category samples of `type`.
     package static func categories(_ type: CategoryType) -> SampleReading {
-        SampleReading(identifier: type.identifier) { snapshot, stored in
+        SampleReading(identifier: type.identifier, validate: { try $0.validate(for: .series(type.identifier)) }) {
+            snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
             return { columns, row in
                 StoredSample.categorySample(of: columns, row: row, type: type, provenances: snapshot.provenances,
@@ -62,7 +63,8 @@ extension SampleReading where Sample == CategorySample {
 extension SampleReading where Sample == Correlation {
     /// Correlations of `type`, each completed with its members that are still stored.
     package static func correlations(_ type: CorrelationType) -> SampleReading {
-        SampleReading(identifier: type.identifier, prepare: { snapshot, stored in
+        SampleReading(identifier: type.identifier, validate: { try $0.validate(for: .series(type.identifier)) },
+                      prepare: { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
             return { columns, row in
                 StoredSample.correlation(of: columns, row: row, type: type, provenances: snapshot.provenances,
@@ -96,9 +98,11 @@ extension SampleReading where Sample == Correlation {
 }
 
 extension SampleReading where Sample == Workout {
-    /// Workouts, with their events, statistics, activities and routes.
+    /// Workouts, with their events, statistics, activities and routes (workout predicates:
+    /// ``SamplePredicate/workoutActivityType(_:)`` and the comparisons beside it).
     package static var workouts: SampleReading {
-        SampleReading(identifier: Workout.typeIdentifier) { snapshot, stored in
+        SampleReading(identifier: Workout.typeIdentifier,
+                      validate: { try $0.validate(for: .series(Workout.typeIdentifier)) }) { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
             return { columns, row in
                 StoredSample.workout(of: columns, row: row, provenances: snapshot.provenances, identity: identity)
