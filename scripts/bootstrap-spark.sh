@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the Spark integration's tests (Integrations/spark) need on a bare Debian/Ubuntu
 # machine, each only when missing: Java 17 (Debian's openjdk-17-jre-headless; pyspark 4 needs it),
-# Python 3 with venv, and a virtual environment in .build/spark-venv holding the pinned pyspark
-# and pytest of Integrations/spark/requirements.txt. Prints the environment's python on stdout.
+# Python 3 with venv, and a virtual environment in .build/spark-venv holding the pinned pyspark,
+# pyarrow, pandas and pytest of Integrations/spark/requirements.txt. Prints the environment's python
+# on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""

@@ -82,6 +82,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        FreedMemoryReuse.enable()
         if let input = samples.input {
             return try userRows.writeStatistics(ofSamplesIn: input, userColumn: samples.userColumn, query: query)
         }

@@ -54,6 +54,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         guard let store else {
+            FreedMemoryReuse.enable()
             let output = UserRowsOutput(format: format ?? .csv)
             return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn, query: query)
         }

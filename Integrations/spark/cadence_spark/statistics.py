@@ -5,16 +5,16 @@
 from __future__ import annotations
 
 import csv
-import io
 import os
 import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from functools import partial
 from typing import Iterable, Iterator, Optional, Sequence
 
+import pyarrow as pa
+import pyarrow.csv as pacsv
 from pyspark import SparkFiles
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -98,9 +98,11 @@ def statistics_from_samples(samples: DataFrame, query: Query, *, binary: Optiona
 
     ``samples`` has a user column and the import CSV's columns (``type, sourceName, unit,
     startDate, endDate, value``; optionally ``uuid, sourceVersion, device, creationDate`` and
-    ``metadata:KEY``). It is repartitioned by user and sorted by user within each partition, and
-    each partition is piped through one ``cadence batch --input -`` process, which holds one
-    user's samples at a time in memory and writes no store.
+    ``metadata:KEY``); dates are RFC 3339 text or timestamps (a timestamp without a zone is read
+    as UTC). It is repartitioned by user into ``partitions`` (default: the cores Spark has) and
+    sorted by user within each partition, and each partition is piped, as Arrow record batches
+    written as CSV, through one ``cadence batch --input -`` process, which holds one user's samples
+    at a time in memory and writes no store; its CSV output is read back as Arrow record batches.
 
     ``binary`` is the ``cadence`` executable on the driver, shipped to the executors with
     ``SparkContext.addFile``; leave it out when the job was submitted with ``--files cadence``.
@@ -119,9 +121,8 @@ def statistics_from_samples(samples: DataFrame, query: Query, *, binary: Optiona
                 .repartition(count, user_column)
                 .sortWithinPartitions(user_column))
     arguments = ["batch", "--input", "-", "--user-column", user_column, "--format", "csv"] + query.arguments()
-    run = partial(_samples_partition, name, arguments, [user_column] + columns, query.columns())
-    rows = arranged.rdd.mapPartitions(run)
-    return _with_date(spark.createDataFrame(rows, query.schema(with_error=False)))
+    schema = query.schema(with_error=False)
+    return _with_date(arranged.mapInArrow(partial(_samples_partition, name, arguments, schema), schema))
 
 
 def statistics_from_stores(stores: DataFrame, query: Query, *, binary: Optional[str] = None,
@@ -139,9 +140,9 @@ def statistics_from_stores(stores: DataFrame, query: Query, *, binary: Optional[
     spark = stores.sparkSession
     name = _ship(spark, binary)
     arguments = ["batch", "--list", "-", "--jobs", "1", "--format", "csv"] + query.arguments()
-    run = partial(_stores_partition, name, arguments, query.columns())
-    rows = stores.select(user_column, store_column).rdd.mapPartitions(run)
-    return _with_date(spark.createDataFrame(rows, query.schema(with_error=True)))
+    schema = query.schema(with_error=True)
+    listed = stores.select(F.col(user_column).alias("user_id"), F.col(store_column).alias("store_path"))
+    return _with_date(listed.mapInArrow(partial(_stores_partition, name, arguments, schema), schema))
 
 
 def write_parquet(statistics: DataFrame, path: str, mode: str = "overwrite") -> None:
@@ -175,91 +176,98 @@ def _with_date(frame: DataFrame) -> DataFrame:
 
 # MARK: Executor side
 
-def _samples_partition(binary_name: str, arguments: list, header: list, columns: list,
-                       rows: Iterable) -> Iterator[tuple]:
-    records = (tuple(_text(value) for value in row) for row in rows)
-    first = next(records, None)
+def _samples_partition(binary_name: str, arguments: list, schema: StructType,
+                       batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    batches = _nonempty(batches)
+    first = next(batches, None)
     if first is None:
         return
-    output = _pipe(binary_name, arguments, header, _prepend(first, records), allowed_statuses=(0,))
-    for fields in output.rows:
-        yield _typed(fields, columns)
-    output.finish()
+    process = _Process(binary_name, arguments, _prepend(first, batches))
+    yield from process.output(schema)
+    process.finish(allowed_statuses=(0,))
 
 
-def _stores_partition(binary_name: str, arguments: list, columns: list, rows: Iterable) -> Iterator[tuple]:
-    records = ((_text(row[0]), _text(row[1])) for row in rows)
-    first = next(records, None)
+def _stores_partition(binary_name: str, arguments: list, schema: StructType,
+                      batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    batches = _nonempty(batches)
+    first = next(batches, None)
     if first is None:
         return
     with tempfile.TemporaryDirectory(prefix="cadence-spark-") as scratch:
         failures = os.path.join(scratch, "failures.csv")
         # Status 1 with a failures file: some stores failed and are reported as rows.
-        output = _pipe(binary_name, arguments + ["--failures", failures], ["user_id", "store_path"],
-                       _prepend(first, records), allowed_statuses=(0, 1))
-        for fields in output.rows:
-            yield _typed(fields, columns) + (None,)
-        status = output.finish()
-        if status == 1:
+        process = _Process(binary_name, arguments + ["--failures", failures], _prepend(first, batches))
+        for batch in process.output(schema, without=("error",)):
+            yield batch.append_column(schema["error"].name, pa.nulls(batch.num_rows, pa.string()))
+        if process.finish(allowed_statuses=(0, 1)) == 1:
             if not os.path.exists(failures):
-                raise CadenceError(f"cadence exited with status 1: {output.errors()}")
+                raise CadenceError(f"cadence exited with status 1: {process.errors()}")
             with open(failures, newline="", encoding="utf-8") as file:
-                for user, store, reason in list(csv.reader(file))[1:]:
-                    yield (user,) + (None,) * len(columns) + (reason,)
+                failed = list(csv.reader(file))[1:]
+            row = {field.name: pa.nulls(len(failed), _arrow_type(field.dataType)) for field in schema.fields}
+            row["user"] = pa.array([user for user, _, _ in failed], pa.string())
+            row["error"] = pa.array([reason for _, _, reason in failed], pa.string())
+            yield pa.RecordBatch.from_pydict(row)
 
 
 class _Process:
-    """A running ``cadence``: its output rows (header checked), then its exit status."""
+    """One running ``cadence``, fed record batches as CSV on standard input from a thread of its own;
+    its CSV output is read back as record batches, then its exit status is checked."""
 
-    def __init__(self, process: subprocess.Popen, threads: list, stderr: list, allowed: tuple):
-        self._process = process
-        self._threads = threads
-        self._stderr = stderr
-        self._allowed = allowed
-        self.rows = self._read()
+    def __init__(self, binary_name: str, arguments: list, batches: Iterator[pa.RecordBatch]):
+        path = SparkFiles.get(binary_name)
+        if not os.access(path, os.X_OK):
+            os.chmod(path, 0o755)
+        self._process = subprocess.Popen([path] + arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE)
+        self._stderr: list = []
+        self._threads = [threading.Thread(target=self._feed, args=(batches,), daemon=True),
+                         threading.Thread(target=self._drain, daemon=True)]
+        for thread in self._threads:
+            thread.start()
 
-    def _read(self) -> Iterator[list]:
-        reader = csv.reader(io.TextIOWrapper(self._process.stdout, encoding="utf-8", newline=""))
-        next(reader, None)  # the header
+    def _feed(self, batches: Iterator[pa.RecordBatch]) -> None:
+        try:
+            with self._process.stdin as stream:
+                first = _as_text(next(batches))
+                with pacsv.CSVWriter(stream, first.schema) as writer:
+                    writer.write_batch(first)
+                    for batch in batches:
+                        writer.write_batch(_as_text(batch))
+        except (BrokenPipeError, OSError):
+            pass  # cadence stopped reading; its status and standard error say why
+
+    def _drain(self) -> None:
+        self._stderr.append(self._process.stderr.read().decode("utf-8", "replace"))
+
+    def output(self, schema: StructType, without: tuple = ()) -> Iterator[pa.RecordBatch]:
+        """The output's record batches, typed as ``schema`` (less the fields named in ``without``)."""
+        fields = [field for field in schema.fields if field.name not in without]
+        types = {field.name: _arrow_type(field.dataType) for field in fields}
+        if not self._process.stdout.peek(1):
+            return  # nothing written: the exit status and standard error say why
+        reader = pacsv.open_csv(self._process.stdout,
+                                convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=True))
+        names = reader.schema.names
+        if names != [field.name for field in fields]:
+            raise CadenceError(f"cadence wrote the columns {names} where {[field.name for field in fields]} "
+                               "were expected")
         yield from reader
 
     def errors(self) -> str:
         return "".join(self._stderr).strip()
 
-    def finish(self) -> int:
+    def finish(self, allowed_statuses: tuple) -> int:
         status = self._process.wait()
         for thread in self._threads:
             thread.join()
-        if status not in self._allowed:
+        if status not in allowed_statuses:
             raise CadenceError(f"cadence exited with status {status}: {self.errors()}")
         return status
 
 
-def _pipe(binary_name: str, arguments: list, header: list, records: Iterable, allowed_statuses: tuple) -> _Process:
-    """Starts one ``cadence`` process and feeds it ``records`` as CSV from a thread of its own."""
-    path = SparkFiles.get(binary_name)
-    if not os.access(path, os.X_OK):
-        os.chmod(path, 0o755)
-    process = subprocess.Popen([path] + arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
-    stderr: list = []
-
-    def feed() -> None:
-        try:
-            with io.TextIOWrapper(process.stdin, encoding="utf-8", newline="") as stream:
-                writer = csv.writer(stream, lineterminator="\n")
-                writer.writerow(header)
-                writer.writerows(records)
-        except BrokenPipeError:
-            pass  # cadence stopped reading; its status and standard error say why
-
-    def drain() -> None:
-        stderr.append(process.stderr.read().decode("utf-8", "replace"))
-
-    threads = [threading.Thread(target=feed, daemon=True), threading.Thread(target=drain, daemon=True)]
-    for thread in threads:
-        thread.start()
-    return _Process(process, threads, stderr, allowed_statuses)
+def _nonempty(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    return (batch for batch in batches if batch.num_rows > 0)
 
 
 def _prepend(first, rest: Iterator) -> Iterator:
@@ -267,23 +275,16 @@ def _prepend(first, rest: Iterator) -> Iterator:
     yield from rest
 
 
-def _text(value) -> str:
-    """A field as the import CSV writes it: timestamps in RFC 3339 UTC, nulls empty."""
-    if value is None:
-        return ""
-    if isinstance(value, datetime):
-        moment = value.astimezone(timezone.utc) if value.tzinfo is None else value
-        return moment.isoformat()
-    return str(value)
+def _as_text(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """``batch`` as the import CSV is read: timestamps in UTC (a timestamp without a zone taken as
+    UTC), which Arrow's CSV writer writes as ``2024-01-01 00:00:00.000000Z``."""
+    columns = []
+    for column in batch.columns:
+        if pa.types.is_timestamp(column.type) and column.type.tz != "UTC":
+            column = column.cast(pa.timestamp(column.type.unit, tz="UTC"))
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
-def _typed(fields: list, columns: list) -> tuple:
-    if len(fields) != len(columns) + 1:
-        raise CadenceError(f"cadence wrote {len(fields)} fields where {len(columns) + 1} were expected: {fields}")
-    values = [fields[0]]
-    for column, text in zip(columns, fields[1:]):
-        if text == "":
-            values.append(None)
-        else:
-            values.append(float(text) if column in STATISTICS else text)
-    return tuple(values)
+def _arrow_type(kind) -> pa.DataType:
+    return pa.float64() if isinstance(kind, DoubleType) else pa.string()

@@ -87,13 +87,24 @@ def test_parquet_is_partitioned_by_the_local_day(spark, users, binary, tmp_path)
     assert collected(read) == ordered(users.expected_rows(QUERY, names))
 
 
+def test_timestamp_columns_equal_text_dates(spark, users, binary):
+    names = users.names[:10]
+    # Spark reads the dates as timestamps: they reach cadence as UTC instants.
+    frame = samples_frame(spark, users, names)
+    frame = frame.withColumn("startDate", F.col("startDate").cast("timestamp")) \
+        .withColumn("endDate", F.col("endDate").cast("timestamp"))
+    assert dict(frame.dtypes)["startDate"] == "timestamp"
+    result = statistics_from_samples(frame, QUERY, binary=binary)
+    assert collected(result) == ordered(users.expected_rows(QUERY, names))
+
+
 def test_unsorted_input_to_one_process_fails_with_cadence_s_reason(spark, users, binary):
     frame = samples_frame(spark, users, users.names[:2])
     # One partition, users interleaved: the sort the integration does is what makes rows consecutive.
     name = _ship(spark, binary)
     header = ["user", "type", "sourceName", "unit", "startDate", "endDate", "value"]
-    rows = frame.select(*header).orderBy("startDate").coalesce(1).rdd
-    run = partial(_samples_partition, name, ["batch", "--input", "-", "--format", "csv"] + QUERY.arguments(),
-                  header, QUERY.columns())
+    rows = frame.select(*header).orderBy("startDate").coalesce(1)
+    schema = QUERY.schema(with_error=False)
+    run = partial(_samples_partition, name, ["batch", "--input", "-", "--format", "csv"] + QUERY.arguments(), schema)
     with pytest.raises(Exception, match="are not consecutive: sort the input by user"):
-        rows.mapPartitions(run).collect()
+        rows.mapInArrow(run, schema).collect()
