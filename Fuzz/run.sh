@@ -68,6 +68,8 @@ seed() {
             (cd "$routes" && zip -q -X -r export.zip apple_health_export)
             local suffix=${name/small/route}
             { printf '\x80'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-$suffix.zip"
+            # 0x81: the same under tight route limits.
+            { printf '\x81'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-$suffix-tight.zip"
             rm -rf "$routes"
         done
     fi
