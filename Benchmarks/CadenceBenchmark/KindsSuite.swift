@@ -139,17 +139,11 @@ struct KindsSuite {
                     + "; sleep samples per second"))
         }
         if selects("sampleQuery.sleep.all") {
-            var returned = 0
-            let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            results.append(try latency("sampleQuery.sleep.all", storeSamples: storeSamples) {
                 let samples = try store.execute(SampleQuery(categoryType: sleep))
-                returned = samples.count
                 blackHole(samples)
-            }
-            guard returned > 0 else { throw BenchmarkFailure("the sleep sample query returned nothing") }
-            results.append(BenchmarkResult(
-                name: Self.prefix + "sampleQuery.sleep.all." + label, kind: .latency, profile: Self.profileName,
-                storeSamples: storeSamples, samples: returned, value: timing.median, timing: timing,
-                note: "every sleepAnalysis sample (\(returned)) as [CategorySample], in start order"))
+                return samples.count
+            } note: { "every sleepAnalysis sample (\($0)) as [CategorySample], in start order" })
         }
         return results
     }
@@ -159,41 +153,31 @@ struct KindsSuite {
     private func measureWorkouts(_ store: HealthStore, storeSamples: Int) throws -> [BenchmarkResult] {
         var results: [BenchmarkResult] = []
         var all: [Workout] = []
-        let listing = try Stopwatch.measure(runs: options.runs) { _ in
+        let listing = try latency("sampleQuery.workouts.all", storeSamples: storeSamples) {
             all = try store.execute(SampleQuery(workoutsMatching: .all))
+            return all.count
+        } note: { count in
+            let points = all.reduce(0) { $0 + $1.routes.reduce(0) { $0 + $1.locations.count } }
+            return "every workout (\(count)) as [Workout] with events, statistics and routes (\(points) route points in all)"
         }
+        if selects("sampleQuery.workouts.all") { results.append(listing) }
         guard let first = all.first, let last = all.last else { throw BenchmarkFailure("the store has no workouts") }
-        let points = all.reduce(0) { $0 + $1.routes.reduce(0) { $0 + $1.locations.count } }
-        if selects("sampleQuery.workouts.all") {
-            results.append(BenchmarkResult(
-                name: Self.prefix + "sampleQuery.workouts.all." + label, kind: .latency, profile: Self.profileName,
-                storeSamples: storeSamples, samples: all.count, value: listing.median, timing: listing,
-                note: "every workout (\(all.count)) as [Workout] with events, statistics and routes "
-                    + "(\(points) route points in all)"))
-        }
 
         let middle = first.startDate.addingTimeInterval(last.startDate.timeIntervalSince(first.startDate) / 2)
         if selects("sampleQuery.workouts.oneMonth") {
             let window = SamplePredicate.samples(start: middle, end: middle.addingTimeInterval(30 * 86_400))
-            var returned = 0
-            let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            results.append(try latency("sampleQuery.workouts.oneMonth", storeSamples: storeSamples) {
                 let workouts = try store.execute(SampleQuery(workoutsMatching: window))
-                returned = workouts.count
                 blackHole(workouts)
-            }
-            guard returned > 0 else { throw BenchmarkFailure("the one-month workout query returned nothing") }
-            results.append(BenchmarkResult(
-                name: Self.prefix + "sampleQuery.workouts.oneMonth." + label, kind: .latency, profile: Self.profileName,
-                storeSamples: storeSamples, samples: returned, value: timing.median, timing: timing,
-                note: "the workouts of 30 days in the middle of the data (\(returned)), with their routes"))
+                return workouts.count
+            } note: { "the workouts of 30 days in the middle of the data (\($0)), with their routes" })
         }
 
         if selects("anchored.workouts.pages\(Self.pageSize)") {
             var pages = 0
-            var received = 0
-            let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            results.append(try latency("anchored.workouts.pages\(Self.pageSize)", storeSamples: storeSamples) {
                 pages = 0
-                received = 0
+                var received = 0
                 var anchor: QueryAnchor?
                 var hasMore = true
                 while hasMore {
@@ -205,33 +189,38 @@ struct KindsSuite {
                     hasMore = page.hasMore
                     blackHole(page)
                 }
-            }
-            guard received == all.count else {
-                throw BenchmarkFailure("anchored paging returned \(received) workouts, not \(all.count)")
-            }
-            results.append(BenchmarkResult(
-                name: Self.prefix + "anchored.workouts.pages\(Self.pageSize)." + label, kind: .latency,
-                profile: Self.profileName, storeSamples: storeSamples, samples: received, value: timing.median,
-                timing: timing, note: "every workout through anchored queries of \(Self.pageSize), "
-                    + "each page from the previous page's anchor: \(pages) pages in all"))
+                guard received == all.count else {
+                    throw BenchmarkFailure("anchored paging returned \(received) workouts, not \(all.count)")
+                }
+                return received
+            } note: { "every workout (\($0)) through anchored queries of \(Self.pageSize), each page from the "
+                + "previous page's anchor: \(pages) pages in all" })
         }
 
         if selects("route.oneWorkout") {
             let chosen = all.min { abs($0.startDate.timeIntervalSince(middle)) < abs($1.startDate.timeIntervalSince(middle)) }
             guard let chosen else { throw BenchmarkFailure("no workout to read a route of") }
-            var routePoints = 0
-            let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            results.append(try latency("route.oneWorkout", storeSamples: storeSamples) {
                 let found = try store.execute(SampleQuery(workoutsMatching: .uuids([chosen.uuid])))
-                routePoints = found.first?.routes.first?.locations.count ?? 0
                 blackHole(found)
-            }
-            guard routePoints > 0 else { throw BenchmarkFailure("the chosen workout has no route points") }
-            results.append(BenchmarkResult(
-                name: Self.prefix + "route.oneWorkout." + label, kind: .latency, profile: Self.profileName,
-                storeSamples: storeSamples, samples: routePoints, value: timing.median, timing: timing,
-                note: "one workout by UUID (as cadence plot --workout finds it) and its route of \(routePoints) points"))
+                return found.first?.routes.first?.locations.count ?? 0
+            } note: { "one workout by UUID (as cadence plot --workout finds it) and its route of \($0) points" })
         }
         return results
+    }
+
+    // MARK: Shared
+
+    /// Times `body` (after a warm-up) as the latency figure `figure`; `body` returns how many items
+    /// it produced, which must not be 0.
+    private func latency(_ figure: String, storeSamples: Int, _ body: () throws -> Int,
+                         note: (Int) -> String) throws -> BenchmarkResult {
+        var produced = 0
+        let timing = try Stopwatch.measure(runs: options.runs) { _ in produced = try body() }
+        guard produced > 0 else { throw BenchmarkFailure("\(figure) produced nothing") }
+        return BenchmarkResult(name: Self.prefix + figure + "." + label, kind: .latency, profile: Self.profileName,
+                               storeSamples: storeSamples, samples: produced, value: timing.median, timing: timing,
+                               note: note(produced))
     }
 }
 
