@@ -101,6 +101,9 @@ public struct GPXReader {
     /// The field whose text is being gathered, and the text.
     private var field: Field?
     private var text: [UInt8] = []
+    /// The line of the open field's start tag, which names a text value that is too long however
+    /// the file was cut into blocks.
+    private var fieldLine = 1
     private var sawRoot = false
     private var isFinished = false
     private var valueDecoder = XMLAttributeValueDecoder()
@@ -285,6 +288,7 @@ public struct GPXReader {
             }
         } else if let field = Self.field(local) {
             self.field = field
+            fieldLine = line
             text.removeAll(keepingCapacity: true)
         }
     }
@@ -312,7 +316,8 @@ public struct GPXReader {
         if !raw { line += Self.lineFeeds(bytes) }
         guard field != nil else { return }
         if text.count + bytes.count > limits.maxTokenBytes {
-            throw error(.hostileInput, "a text value at line \(line) is longer than \(limits.maxTokenBytes) bytes")
+            throw error(.hostileInput, "a text value starting at line \(fieldLine) is longer than \(limits.maxTokenBytes) bytes",
+                        line: fieldLine)
         }
         text.append(contentsOf: bytes)
     }
@@ -450,7 +455,7 @@ public struct GPXReader {
         return openNames[start..<openEnds[index]].withUnsafeBufferPointer(ExportXMLReader.text)
     }
 
-    private func error(_ code: CadenceError.Code, _ message: String) -> CadenceError {
-        CadenceError(code, message, path: path, line: line)
+    private func error(_ code: CadenceError.Code, _ message: String, line: Int? = nil) -> CadenceError {
+        CadenceError(code, message, path: path, line: line ?? self.line)
     }
 }
