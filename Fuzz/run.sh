@@ -57,16 +57,21 @@ seed() {
         rm -rf "$temporary"
     fi
     if command -v zip >/dev/null; then
-        # Selector 0x80 with a workout route: the small seed's export.xml and the GPX seed as the
-        # route file its <FileReference> names.
+        # Selector 0x80 with a workout route: the small seed's export.xml (and the one with every
+        # sample kind) and the GPX seed as the route file their <FileReference>s name.
         local routes
-        routes=$(mktemp -d)
-        mkdir -p "$routes/apple_health_export/workout-routes"
-        tail -c +2 "$corpus_root/xml/seed-small" > "$routes/apple_health_export/export.xml"
-        tail -c +2 "$corpus_root/gpx/seed-route" > "$routes/apple_health_export/workout-routes/route_2024-03-10_9.35am.gpx"
-        (cd "$routes" && zip -q -X -r export.zip apple_health_export)
-        { printf '\x80'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-route.zip"
-        rm -rf "$routes"
+        for name in small kinds; do
+            routes=$(mktemp -d)
+            mkdir -p "$routes/apple_health_export/workout-routes"
+            tail -c +2 "$corpus_root/xml/seed-$name" > "$routes/apple_health_export/export.xml"
+            tail -c +2 "$corpus_root/gpx/seed-route" > "$routes/apple_health_export/workout-routes/route_2024-03-10_9.35am.gpx"
+            (cd "$routes" && zip -q -X -r export.zip apple_health_export)
+            local suffix=${name/small/route}
+            { printf '\x80'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-$suffix.zip"
+            # 0x81: the same under tight route limits.
+            { printf '\x81'; cat "$routes/export.zip"; } > "$corpus_root/xml/seed-export-$suffix-tight.zip"
+            rm -rf "$routes"
+        done
     fi
     for target in "${all_targets[@]}"; do echo "$target: $(find "$corpus_root/$target" -type f | wc -l) files"; done
 }

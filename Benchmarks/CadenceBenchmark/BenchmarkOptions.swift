@@ -23,8 +23,12 @@ struct BenchmarkOptions: Sendable {
     /// The generator's seed.
     var seed: UInt64 = 42
     /// When not empty, only figures whose name contains one of these are measured (stores are
-    /// still generated and ingested, untimed when no ingest figure is selected).
+    /// still generated and ingested, untimed when no ingest figure is selected; the quantity stores
+    /// are skipped when every text starts with `kinds`).
     var only: [String] = []
+    /// Days of the export the `kinds.…` figures generate and import: three years, or a quarter
+    /// with `--quick`.
+    var kindsDays = 3 * 365 + 1
     /// Sizes above this are ingested while generating (generation included in the timing) and
     /// measured once, since their batches would not fit in memory comfortably.
     static let inMemoryGenerationLimit = 20_000_000
@@ -35,7 +39,9 @@ struct BenchmarkOptions: Sendable {
 
         Measures Cadence's ingest, size on disk, open time and query throughput on deterministic
         synthetic data (a realistic multi-source profile and a dense 5-second heart-rate profile),
-        and the whole-process time of `cadence stats` when `cadence` was built beside it.
+        and the whole-process time of `cadence stats` when `cadence` was built beside it. With
+        --only kinds, it generates a three-year export.zip of every sample kind instead, and
+        measures its import, time asleep per night, sleep and workout queries and a route read.
 
         OPTIONS:
           --samples N[,N...]  Store sizes in samples; k/M suffixes allowed (default: 1M,10M).
@@ -46,7 +52,8 @@ struct BenchmarkOptions: Sendable {
           --seed N            The generator's seed (default: 42).
           --quick             A smoke run: 200k samples, 3 runs.
           --only TEXT         Measure only the figures whose name contains TEXT (repeatable, or
-                              comma-separated), e.g. --only speedup.
+                              comma-separated), e.g. --only speedup. The kinds.… figures
+                              are measured only when selected this way.
           -h, --help          Show this text.
         """
 
@@ -102,6 +109,7 @@ struct BenchmarkOptions: Sendable {
         if quick {
             if !explicitSamples { options.sampleCounts = [200_000] }
             if !explicitRuns { options.runs = 3 }
+            options.kindsDays = 91
         }
         if large && !options.sampleCounts.contains(100_000_000) { options.sampleCounts.append(100_000_000) }
         return options

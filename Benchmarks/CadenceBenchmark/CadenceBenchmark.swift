@@ -41,7 +41,9 @@ struct CadenceBenchmark {
 
         var report = BenchmarkReport(command: command, date: Date(), seed: options.seed, runs: options.runs,
                                      machine: .current(), results: [])
-        for size in options.sampleCounts {
+        // `--only kinds…` alone needs no quantity store: skip generating and ingesting them.
+        let quantityFigures = options.only.isEmpty || options.only.contains { !$0.hasPrefix(KindsSuite.family) }
+        for size in options.sampleCounts where quantityFigures {
             for profile in [SyntheticProfile.dense, .realistic] {
                 standardError("\(profile.rawValue) profile, \(sizeLabel(size)) samples")
                 let suite = ProfileSuite(profile: profile, size: size, options: options, workDirectory: workDirectory,
@@ -49,6 +51,8 @@ struct CadenceBenchmark {
                 report.results += try suite.run()
             }
         }
+        let kinds = KindsSuite(options: options, workDirectory: workDirectory, log: standardError)
+        if kinds.isSelected { report.results += try kinds.run() }
         report.machine.loadAverageAtEnd = MachineDescription.loadAverage()
 
         FileHandle.standardOutput.write(Data((ReportWriter.table(report) + "\n").utf8))

@@ -65,14 +65,19 @@ enum CSVFuzzer {
 
     /// Imports `bytes` as a file with the extension given into an in-memory store, then queries,
     /// flushes and queries it.
-    static func importFile(_ bytes: [UInt8], extension: String, strict: Bool, batchSize: Int) {
+    static func importFile(_ bytes: [UInt8], extension: String, strict: Bool, batchSize: Int, tightRoutes: Bool = false) {
         let path = NSTemporaryDirectory() + "/cadence-fuzz-\(getpid()).\(`extension`)"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             fuzzFailure("cannot write \(path)")
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = HealthStore.inMemory()
-        let importer = HealthDataImporter(store: store, strict: strict, batchSize: batchSize)
+        var importer = HealthDataImporter(store: store, strict: strict, batchSize: batchSize)
+        if tightRoutes {
+            // Two points a route, three an import: the cuts and refusals of both limits are reached.
+            importer.routeLimits.maxPoints = 2
+            importer.routePointBudget = 3
+        }
         let summary = expectingCadenceErrors("import") { try importer.importFile(atPath: path) }
         if let summary, summary.imported < 0 || summary.rejected < 0 || summary.rejections.count > summary.rejected {
             fuzzFailure("an inconsistent import summary: \(summary)")

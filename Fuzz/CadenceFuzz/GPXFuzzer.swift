@@ -11,7 +11,8 @@ import Cadence
 ///
 /// The first byte of an input picks the reader's limits (defaults or tight ones) and how the file
 /// is fed in pieces; the rest is the file. The reader must read the same points, summary and error
-/// whether it is fed the file at once or in small pieces, and never keep more points than its limit.
+/// whether it is fed the file at once or in small pieces, and never keep more points than its limit
+/// (nor drop any before reaching it).
 enum GPXFuzzer {
     /// What reading a file gave.
     struct Outcome: Equatable {
@@ -33,6 +34,10 @@ enum GPXFuzzer {
         }
         if whole.locations.count > limits.maxPoints {
             fuzzFailure("the GPX reader kept \(whole.locations.count) points, over its limit of \(limits.maxPoints)")
+        }
+        if let summary = whole.summary, summary.pointCount != whole.locations.count
+            || (summary.droppedPointCount > 0 && whole.locations.count != limits.maxPoints) {
+            fuzzFailure("the GPX reader dropped points before reaching its limit: \(summary)")
         }
     }
 

@@ -52,7 +52,7 @@ enum Seeds {
 
             """
         let csv = Array((header + rows).utf8)
-        seeds[.csv] = [
+        seeds[.csv] = categoryCSVSeeds() + [
             ("import", [0x00] + csv), ("import-strict", [0x40] + csv), ("import-batches", [0x80] + csv),
             ("crlf-bom", [0x21] + [0xEF, 0xBB, 0xBF] + Array((header + rows).replacingOccurrences(of: "\n", with: "\r\n").utf8)),
             ("quoted", [0x1C] + Array("a;\"b;\"\"c\"\"\nd\";e\r\n;;\n\"unclosed\n".utf8)),
@@ -93,7 +93,7 @@ enum Seeds {
 
             """
         seeds[.xml] = [("small", [0x00] + Array(xml.utf8)), ("small-tight", [0x01] + Array(xml.utf8)),
-                       ("small-strict", [0x60] + Array(xml.utf8))]
+                       ("small-strict", [0x60] + Array(xml.utf8))] + kindsXMLSeeds()
         let gpx = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
@@ -107,7 +107,7 @@ enum Seeds {
 
             """
         seeds[.gpx] = [("route", [0x00] + Array(gpx.utf8)), ("route-tight", [0x01] + Array(gpx.utf8)),
-                       ("route-pieces", [0x0E] + Array(gpx.utf8))]
+                       ("route-pieces", [0x0E] + Array(gpx.utf8))] + hostileGPXSeeds()
         for (target, files) in seeds {
             let folder = directory + "/" + target.rawValue
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -117,6 +117,123 @@ enum Seeds {
                 }
             }
         }
+    }
+
+    // MARK: Every sample kind
+
+    /// Category records of every value table (sleep stages old and new, stand hours, severities,
+    /// menstrual flow, not-applicable types), unknown types and value names; blood pressure and
+    /// food correlations whose nested records have top-level twins or none; a workout with
+    /// metadata, events, statistics, activities and a route reference; each with default and
+    /// tight limits, strict mode and tiny batches.
+    static func kindsXMLSeeds() -> [(String, [UInt8])] {
+        let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+        let watch = #"sourceName="Jane’s Apple Watch" sourceVersion="10.4" device="&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch&gt;""#
+        func category(_ type: String, _ value: String, _ start: String, _ end: String, _ source: String = watch) -> String {
+            #" <Record type="\#(type)" \#(source) creationDate="2024-03-11 07:01:00 +0100" startDate="2024-03-\#(start) +0100" endDate="2024-03-\#(end) +0100" value="\#(value)"/>"#
+        }
+        func member(_ type: String, _ unit: String, _ value: String, indent: String = " ") -> String {
+            #"\#(indent)<Record type="HKQuantityTypeIdentifier\#(type)" sourceName="Cuff" unit="\#(unit)" creationDate="2024-03-11 08:00:00 +0100" startDate="2024-03-11 08:00:00 +0100" endDate="2024-03-11 08:00:00 +0100" value="\#(value)"/>"#
+        }
+        func food(_ type: String, _ unit: String, _ value: String, indent: String = " ") -> String {
+            #"\#(indent)<Record type="HKQuantityTypeIdentifierDietary\#(type)" sourceName="MyFitnessPal" unit="\#(unit)" startDate="2024-03-11 12:30:00 +0100" endDate="2024-03-11 12:30:00 +0100" value="\#(value)"/>"#
+        }
+        let lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<HealthData locale="de_CH">"#,
+            category(sleep, "HKCategoryValueSleepAnalysisInBed", "10 22:30:00", "11 07:00:00", #"sourceName="iPhone""#),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleepCore", "10 23:00:00", "11 01:00:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleepDeep", "11 01:00:00", "11 02:00:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleepREM", "11 02:00:00", "11 02:40:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisAwake", "11 02:40:00", "11 02:45:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleep", "10 23:30:00", "11 06:30:00", #"sourceName="AutoSleep""#),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleepUnspecified", "11 03:00:00", "11 06:30:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisDreaming", "11 04:00:00", "11 04:10:00"),
+            category(sleep, "3", "11 04:10:00", "11 04:20:00"),
+            category(sleep, "HKCategoryValueSleepAnalysisAsleepCore", "11 06:00:00", "11 05:00:00"),
+            category("HKCategoryTypeIdentifierAppleStandHour", "HKCategoryValueAppleStandHourStood", "11 09:00:00", "11 10:00:00"),
+            category("HKCategoryTypeIdentifierAppleStandHour", "HKCategoryValueAppleStandHourIdle", "11 10:00:00", "11 11:00:00"),
+            category("HKCategoryTypeIdentifierMindfulSession", "HKCategoryValueNotApplicable", "11 12:00:00", "11 12:10:00"),
+            category("HKCategoryTypeIdentifierHighHeartRateEvent", "HKCategoryValueNotApplicable", "11 13:00:00", "11 13:00:00"),
+            category("HKCategoryTypeIdentifierHeadache", "HKCategoryValueSeverityModerate", "11 14:00:00", "11 16:00:00"),
+            category("HKCategoryTypeIdentifierCoughing", "HKCategoryValueSeverityNotPresent", "11 14:00:00", "11 16:00:00"),
+            category("HKCategoryTypeIdentifierMenstrualFlow", "HKCategoryValueMenstrualFlowHeavy", "11 00:00:00", "12 00:00:00"),
+            category("HKCategoryTypeIdentifierMenstrualFlow", "HKCategoryValueMenstrualFlowUnspecified", "12 00:00:00", "13 00:00:00"),
+            category("HKCategoryTypeIdentifierSomethingNew", "HKCategoryValueSomethingNewLots", "11 17:00:00", "11 18:00:00"),
+            category("HKCategoryTypeIdentifierMindfulSession", "", "11 19:00:00", "11 19:05:00"),
+            member("BloodPressureSystolic", "mmHg", "121"),
+            member("BloodPressureDiastolic", "mmHg", "79"),
+            #" <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" creationDate="2024-03-11 08:00:00 +0100" startDate="2024-03-11 08:00:00 +0100" endDate="2024-03-11 08:00:00 +0100">"#,
+            #"  <MetadataEntry key="HKWasUserEntered" value="1"/>"#,
+            member("BloodPressureSystolic", "mmHg", "121", indent: "  "),
+            member("BloodPressureDiastolic", "mmHg", "79", indent: "  "),
+            " </Correlation>",
+            food("EnergyConsumed", "Cal", "320"),
+            #" <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="MyFitnessPal" startDate="2024-03-11 12:30:00 +0100" endDate="2024-03-11 12:30:00 +0100">"#,
+            #"  <MetadataEntry key="HKFoodMeal" value="Lunch"/>"#,
+            #"  <MetadataEntry key="HKFoodType" value="Pasta &amp; “sauce”"/>"#,
+            food("EnergyConsumed", "Cal", "320", indent: "  "),
+            food("Protein", "g", "11", indent: "  "),
+            food("Carbohydrates", "g", "54", indent: "  "),
+            #"  <Record type="HKQuantityTypeIdentifierDietaryFatTotal" sourceName="MyFitnessPal" unit="g" startDate="2024-03-11 12:30:00 +0100" endDate="2024-03-11 12:30:00 +0100" value="x"/>"#,
+            " </Correlation>",
+            #" <Correlation type="HKCorrelationTypeIdentifierSomethingElse" sourceName="App" startDate="2024-03-11 13:00:00 +0100" endDate="2024-03-11 13:00:00 +0100"/>"#,
+            #" <Workout workoutActivityType="HKWorkoutActivityTypeCycling" duration="3600" durationUnit="s" \#(watch) creationDate="2024-03-11 18:05:00 +0100" startDate="2024-03-11 17:00:00 +0100" endDate="2024-03-11 18:00:00 +0100">"#,
+            #"  <MetadataEntry key="HKIndoorWorkout" value="1"/>"#,
+            #"  <MetadataEntry key="HKAverageMETs" value="7.2 kcal/hr·kg"/>"#,
+            #"  <WorkoutEvent type="HKWorkoutEventTypeLap" date="2024-03-11 17:30:00 +0100" duration="0.5" durationUnit="hr"/>"#,
+            #"  <WorkoutEvent type="HKWorkoutEventTypeMarker" date="2024-03-11 17:45:00 +0100"/>"#,
+            #"  <WorkoutEvent type="HKWorkoutEventTypeSomethingNew" date="not a date"/>"#,
+            #"  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceCycling" startDate="2024-03-11 17:00:00 +0100" endDate="2024-03-11 18:00:00 +0100" sum="25.3" unit="km"/>"#,
+            #"  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" average="131" minimum="88" maximum="168" unit="count/min"/>"#,
+            #"  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" sum="612" unit="Cal"/>"#,
+            #"  <WorkoutActivity uuid="not-a-uuid" startDate="2024-03-11 17:00:00 +0100" duration="60" durationUnit="min">"#,
+            #"   <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-03-11 17:10:00 +0100" duration="10" durationUnit="min"/>"#,
+            #"   <WorkoutStatistics type="HKQuantityTypeIdentifierCyclingPower" average="180" unit="W"/>"#,
+            "  </WorkoutActivity>",
+            #"  <WorkoutRoute sourceName="Jane’s Apple Watch" startDate="2024-03-11 17:00:00 +0100" endDate="2024-03-11 18:00:00 +0100">"#,
+            #"   <MetadataEntry key="HKMetadataKeySyncVersion" value="2"/>"#,
+            #"   <FileReference path="/workout-routes/route_2024-03-10_9.35am.gpx"/>"#,
+            "  </WorkoutRoute>",
+            #"  <WorkoutRoute sourceName="Watch"><FileReference path="/workout-routes/../../etc/passwd"/></WorkoutRoute>"#,
+            #"  <WorkoutRoute sourceName="Watch"><FileReference path="/workout-routes/route_missing.gpx"/></WorkoutRoute>"#,
+            " </Workout>",
+            #" <ActivitySummary dateComponents="2024-03-11" activeEnergyBurned="612" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="Cal"/>"#,
+            "</HealthData>",
+            "",
+        ]
+        let kinds = Array(lines.joined(separator: "\n").utf8)
+        return [("kinds", [0x00] + kinds), ("kinds-tight", [0x01] + kinds), ("kinds-strict", [0x40] + kinds),
+                ("kinds-batches", [0x20] + kinds), ("kinds-segments", [0x1E] + kinds)]
+    }
+
+    /// CSV rows of category types: value names, raw values, unknown names and types, a missing value.
+    static func categoryCSVSeeds() -> [(String, [UInt8])] {
+        let rows = """
+            type,sourceName,unit,startDate,endDate,value,uuid,metadata:HKTimeZone
+            HKCategoryTypeIdentifierSleepAnalysis,Watch,,2024-03-10T23:00:00+01:00,2024-03-11T01:00:00+01:00,HKCategoryValueSleepAnalysisAsleepCore,,Europe/Zurich
+            HKCategoryTypeIdentifierSleepAnalysis,Watch,,2024-03-11T01:00:00+01:00,2024-03-11T02:00:00+01:00,4,,
+            sleepAnalysis,AutoSleep,,2024-03-10 23:30:00 +0100,2024-03-11 06:30:00 +0100,HKCategoryValueSleepAnalysisAsleep,0B3C5F0B-35C9-4B7B-9D43-4F9C6C5AAB10,
+            HKCategoryTypeIdentifierSleepAnalysis,iPhone,,2024-03-10T22:30:00Z,2024-03-11T07:00:00Z,HKCategoryValueSleepAnalysisDreaming,,
+            HKCategoryTypeIdentifierMindfulSession,Watch,,2024-03-11T12:00:00Z,2024-03-11T12:10:00Z,HKCategoryValueNotApplicable,,
+            HKCategoryTypeIdentifierHeadache,iPhone,,2024-03-11T14:00:00Z,2024-03-11T13:00:00Z,HKCategoryValueSeverityMild,,
+            HKCategoryTypeIdentifierSomethingNew,App,,2024-03-11T14:00:00Z,2024-03-11T15:00:00Z,,,
+
+            """
+        let bytes = Array(rows.utf8)
+        return [("categories", [0x00] + bytes), ("categories-strict", [0x40] + bytes), ("categories-batches", [0x80] + bytes)]
+    }
+
+    /// Routes past the tight limits (more points than 3, deep nesting, long names) and hostile ones
+    /// (a DTD, a second root, a file that is not XML).
+    static func hostileGPXSeeds() -> [(String, [UInt8])] {
+        let point = #"<trkpt lat="47.37" lon="8.54"><time>2024-03-10T08:00:00Z</time></trkpt>"#
+        let long = "<gpx><trk><trkseg>" + String(repeating: point, count: 6) + "</trkseg></trk></gpx>"
+        let nested = "<gpx>" + String(repeating: "<trk>", count: 6) + point + String(repeating: "</trk>", count: 6) + "</gpx>"
+        let dtd = #"<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY a "aa">]><gpx>&a;</gpx>"#
+        return [("long", [0x00] + Array(long.utf8)), ("long-tight", [0x01] + Array(long.utf8)),
+                ("nested-tight", [0x01] + Array(nested.utf8)), ("dtd", [0x00] + Array(dtd.utf8)),
+                ("two-roots", [0x00] + Array((long + long).utf8)), ("binary", [0x00, 0x89, 0x50, 0x4E, 0x47, 0x00, 0x3C])]
     }
 
     /// The chunk target's seeds for one chunk file: the file in modes 0 and 1, its raw parts in 2 and 3.

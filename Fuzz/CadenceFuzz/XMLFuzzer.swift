@@ -15,7 +15,8 @@ import Synchronization
 /// file is fed in pieces, how the importer runs (strict, tiny batches), and whether the rest of
 /// the input is imported as an `export.xml` or as an `export.zip`. The reader must deliver the
 /// same records, summary and error whether it is fed the file at once or in small pieces, and an
-/// `export.xml` must import the same read serially and in tiny parallel segments.
+/// `export.xml` must import the same read serially and in tiny parallel segments. An `export.zip`
+/// with the tight-limits bit is imported with tight route limits.
 enum XMLFuzzer {
     /// What reading a file gave.
     struct Outcome: Equatable {
@@ -41,7 +42,7 @@ enum XMLFuzzer {
             compareSegmentedImport(body, strict: selector & 0x40 != 0, segmentBytes: 8 + Int(selector & 0x1E) * 8)
         }
         CSVFuzzer.importFile(body, extension: isZip ? "zip" : "xml", strict: selector & 0x40 != 0,
-                             batchSize: selector & 0x20 != 0 ? 2 : 100_000)
+                             batchSize: selector & 0x20 != 0 ? 2 : 100_000, tightRoutes: isZip && selector & 1 != 0)
     }
 
     /// Reads `bytes` fed in pieces of the sizes given (cycling).

@@ -228,4 +228,21 @@ struct FuzzRegressionTests {
         }
         #expect(whole.error?.code == .hostileInput)
     }
+
+    /// Crash 4 (gpx target, tight limits): a field's text over the token limit with line breaks in
+    /// it was reported at the line reached when the limit was passed, which depends on where the
+    /// blocks end. It is now reported at the line of the field's start tag.
+    @Test("An oversized text value is reported at the same line however the file is cut")
+    func gpxOversizedTextLine() throws {
+        let input = Array(("<gpx>\n<trkpt lat=\"47\" lon=\"8\"><ele>408.2" + String(repeating: "\n1", count: 200)
+            + "</ele></trkpt></gpx>").utf8)
+        let limits = GPXReader.Limits(maxPoints: 3, maxTokenBytes: 0, maxMarkupBytes: 0, maxDepth: 4, maxReportedIssues: 1)
+        let whole = GPXReaderTests.read(input, blockSize: input.count, limits: limits)
+        #expect(whole.error?.code == .hostileInput)
+        #expect(whole.error?.line == 2, "\(String(describing: whole.error))")
+        for blockSize in [1, 7, 64, 300] {
+            let pieces = GPXReaderTests.read(input, blockSize: blockSize, limits: limits)
+            #expect(pieces.error == whole.error, "block size \(blockSize)")
+        }
+    }
 }

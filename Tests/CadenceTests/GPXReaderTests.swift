@@ -169,13 +169,16 @@ struct GPXReaderTests {
         #expect(outcome.error?.message.contains(phrase) == true, "\(String(describing: outcome.error))")
     }
 
-    @Test("A huge route stops at the point limit with a clear error")
-    func hugeRoute() {
-        let points = (0..<50).map { _ in Self.point(lat: "47", lon: "8") }
-        let outcome = Self.read(Self.gpx(points), limits: GPXReader.Limits(maxPoints: 20))
-        #expect(outcome.error?.code == .hostileInput)
-        #expect(outcome.error?.message.contains("more than 20 points") == true)
-        #expect(outcome.locations.count == 20)
+    @Test("A huge route keeps its first points up to the limit and counts the rest, whatever the block size",
+          arguments: [1, 7, 1 << 16])
+    func hugeRoute(blockSize: Int) {
+        let points = (0..<50).map { Self.point(lat: "47.\(100 + $0)", lon: "8") }
+        let outcome = Self.read(Self.gpx(points), blockSize: blockSize, limits: GPXReader.Limits(maxPoints: 20))
+        #expect(outcome.error == nil)
+        #expect(outcome.locations.latitudes == (0..<20).map { Double("47.\(100 + $0)") ?? .nan })
+        #expect(outcome.summary.pointCount == 20)
+        #expect(outcome.summary.droppedPointCount == 30)
+        #expect(outcome.summary.skippedPointCount == 0)
     }
 
     @Test("Truncated, mismatched, empty or foreign files are malformed; points before a cut are kept",

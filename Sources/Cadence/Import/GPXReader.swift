@@ -24,9 +24,11 @@
 ///   ``CadenceError/Code/hostileInput`` (route files have none), so no entity is ever expanded;
 ///   only the five predefined entities and numeric references are decoded.
 /// - A tag or text longer than ``Limits/maxTokenBytes``, a comment or processing instruction longer
-///   than ``Limits/maxMarkupBytes``, nesting deeper than ``Limits/maxDepth`` and more than
-///   ``Limits/maxPoints`` points stop reading with ``CadenceError/Code/hostileInput``, so memory
-///   stays bounded whatever the file.
+///   than ``Limits/maxMarkupBytes`` and nesting deeper than ``Limits/maxDepth`` stop reading with
+///   ``CadenceError/Code/hostileInput``, so memory stays bounded whatever the file.
+/// - A route of more than ``Limits/maxPoints`` points keeps its first ``Limits/maxPoints``: the
+///   rest are read and counted in ``Summary/droppedPointCount``, never kept, so the route as far
+///   as the limit survives and memory stays bounded.
 /// - A point without a valid latitude (−90…90), longitude (−180…180) and time, or with a field that
 ///   is not a number, is skipped and counted in ``Summary/skippedPointCount``; the first few are in
 ///   ``Summary/issues`` with their line.
@@ -35,8 +37,9 @@
 public struct GPXReader {
     /// Bounds that keep a hostile file from exhausting the reader.
     public struct Limits: Sendable, Equatable {
-        /// The most points kept. Default 1 Mi (64 MiB of columns; a day-long hike at one point a
-        /// second is 86 400).
+        /// The most points kept; later ones are counted in ``Summary/droppedPointCount``.
+        /// Default 128 Ki: a day and a half at one point a second (a Watch records about one), 8 MiB
+        /// of columns, about 11 MB once stored with its workout.
         public var maxPoints: Int
         /// The longest tag or text value buffered. Default 64 KiB.
         public var maxTokenBytes: Int
@@ -48,7 +51,7 @@ public struct GPXReader {
         public var maxReportedIssues: Int
 
         /// Creates limits; values below their minimum are raised to it.
-        public init(maxPoints: Int = 1 << 20, maxTokenBytes: Int = 64 << 10, maxMarkupBytes: Int = 1 << 20,
+        public init(maxPoints: Int = 1 << 17, maxTokenBytes: Int = 64 << 10, maxMarkupBytes: Int = 1 << 20,
                     maxDepth: Int = 32, maxReportedIssues: Int = 20) {
             self.maxPoints = max(0, maxPoints)
             self.maxTokenBytes = max(256, maxTokenBytes)
@@ -64,6 +67,8 @@ public struct GPXReader {
         public var pointCount = 0
         /// Points skipped because a required field was missing or a field could not be read.
         public var skippedPointCount = 0
+        /// Valid points after the first ``Limits/maxPoints``: read, but not kept.
+        public var droppedPointCount = 0
         /// The first skipped points, with their line and why.
         public var issues: [ImportIssue] = []
         /// Bytes read.
@@ -96,6 +101,9 @@ public struct GPXReader {
     /// The field whose text is being gathered, and the text.
     private var field: Field?
     private var text: [UInt8] = []
+    /// The line of the open field's start tag, which names a text value that is too long however
+    /// the file was cut into blocks.
+    private var fieldLine = 1
     private var sawRoot = false
     private var isFinished = false
     private var valueDecoder = XMLAttributeValueDecoder()
@@ -280,6 +288,7 @@ public struct GPXReader {
             }
         } else if let field = Self.field(local) {
             self.field = field
+            fieldLine = line
             text.removeAll(keepingCapacity: true)
         }
     }
@@ -297,7 +306,7 @@ public struct GPXReader {
             takeField(field)
             self.field = nil
         }
-        if point != nil && openEnds.count == pointDepth { try finishPoint() }
+        if point != nil && openEnds.count == pointDepth { finishPoint() }
         openEnds.removeLast()
         openNames.removeSubrange(start...)
     }
@@ -307,7 +316,8 @@ public struct GPXReader {
         if !raw { line += Self.lineFeeds(bytes) }
         guard field != nil else { return }
         if text.count + bytes.count > limits.maxTokenBytes {
-            throw error(.hostileInput, "a text value at line \(line) is longer than \(limits.maxTokenBytes) bytes")
+            throw error(.hostileInput, "a text value starting at line \(fieldLine) is longer than \(limits.maxTokenBytes) bytes",
+                        line: fieldLine)
         }
         text.append(contentsOf: bytes)
     }
@@ -362,7 +372,7 @@ public struct GPXReader {
         }
     }
 
-    private mutating func finishPoint() throws {
+    private mutating func finishPoint() {
         guard let finished = point else { return }
         point = nil
         let problem = finished.problem ?? (finished.hasTime ? nil : "it has no time")
@@ -374,7 +384,8 @@ public struct GPXReader {
             return
         }
         guard locations.count < limits.maxPoints else {
-            throw error(.hostileInput, "the route has more than \(limits.maxPoints) points, the limit")
+            summary.droppedPointCount += 1
+            return
         }
         locations.append(finished.location)
         summary.pointCount += 1
@@ -444,7 +455,7 @@ public struct GPXReader {
         return openNames[start..<openEnds[index]].withUnsafeBufferPointer(ExportXMLReader.text)
     }
 
-    private func error(_ code: CadenceError.Code, _ message: String) -> CadenceError {
-        CadenceError(code, message, path: path, line: line)
+    private func error(_ code: CadenceError.Code, _ message: String, line: Int? = nil) -> CadenceError {
+        CadenceError(code, message, path: path, line: line ?? self.line)
     }
 }

@@ -42,8 +42,8 @@ public struct ImportSummary: Sendable, Codable {
     public var activitySummaries = 0
     /// Workout route files (GPX) read.
     public var workoutRoutes = 0
-    /// Route files that are missing or could not be read whole, and route points skipped; the
-    /// workouts themselves are still read.
+    /// Route files that are missing or could not be read whole, route points skipped, and routes
+    /// cut at the point limits; the workouts themselves are still read.
     public var routeIssueCount = 0
     /// The first of those problems, with the line of their workout.
     public var routeIssues: [Rejection] = []
@@ -107,6 +107,14 @@ public struct HealthDataImporter: Sendable {
     /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
     /// tests and fuzzing, to cut often).
     package var segmentBytes = 8 << 20
+    /// The bounds on reading one workout route file (GPX); a route of more than its
+    /// ``GPXReader/Limits/maxPoints`` keeps its first points and is reported.
+    package var routeLimits = GPXReader.Limits()
+    /// The most route points one import keeps, all routes together: routes are stored with their
+    /// workouts, 64 bytes a point before encoding, so this bounds the memory and the chunk bytes an
+    /// import's routes take (8 Mi points: over 2,300 hours at one point a second). Routes past it
+    /// are cut or not read, and reported.
+    package var routePointBudget = 1 << 23
     /// Receives each batch's workouts, numbered and with their routes read, in file order, once
     /// they are handed to the store to be saved.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?

@@ -12,7 +12,9 @@ extension ImportPipeline {
     ///
     /// A route file that is missing or cannot be read is reported in
     /// ``ImportSummary/routeIssues``; its workout still comes out, the route with its path and no
-    /// points (SPEC §13).
+    /// points (SPEC §13). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
+    /// what is left of ``HealthDataImporter/routePointBudget``, keeps its first points and is
+    /// reported with how many it had; so is a route of inline `<Location>` elements.
     mutating func saveWorkouts() throws {
         let read = collector.takeWorkouts()
         guard !read.isEmpty, !dryRun else { return }
@@ -22,8 +24,13 @@ extension ImportPipeline {
             var workout = workout
             workout.uuid = workout.derivedUUID(occurrence: Int(workoutOccurrences.next(workout.identityKey)))
             for index in workout.routes.indices {
-                guard let reference = workout.routes[index].filePath else { continue }
-                readRoute(reference, into: &workout.routes[index], workoutLine: line)
+                var fromFile = false
+                if let reference = workout.routes[index].filePath {
+                    fromFile = readRoute(reference, into: &workout.routes[index], workoutLine: line)
+                }
+                if !fromFile && !workout.routes[index].locations.isEmpty {
+                    boundInlineRoute(&workout.routes[index], workoutLine: line)
+                }
             }
             workouts.append(workout)
         }
@@ -34,24 +41,67 @@ extension ImportPipeline {
     }
 
     /// Reads one route file into `route`, or reports why it cannot be read.
-    private mutating func readRoute(_ reference: String, into route: inout WorkoutRoute, workoutLine: Int) {
+    ///
+    /// - Returns: Whether the file was read (its points then replace any inline ones).
+    private mutating func readRoute(_ reference: String, into route: inout WorkoutRoute, workoutLine: Int) -> Bool {
         guard let routeFiles else {
-            return collector.summary.reportRoute(line: workoutLine, "its route file \(reference) was not read: "
-                                                 + "the import has no folder or archive to find it in")
+            collector.summary.reportRoute(line: workoutLine, "its route file \(reference) was not read: "
+                                          + "the import has no folder or archive to find it in")
+            return false
         }
+        let budget = importer.routePointBudget - routePointsKept
+        guard budget > 0 else {
+            collector.summary.reportRoute(
+                line: workoutLine, "its route file \(reference) was not read: the import's routes already hold "
+                    + "\(routePointsKept) points, the most one import keeps")
+            return false
+        }
+        var limits = importer.routeLimits
+        limits.maxPoints = min(limits.maxPoints, budget)
         do {
-            let (locations, read) = try routeFiles.read(reference)
+            let (locations, read) = try routeFiles.read(reference, limits: limits)
             route.locations = locations
+            routePointsKept += locations.count
             collector.summary.workoutRoutes += 1
             if read.skippedPointCount > 0, let first = read.issues.first {
                 collector.summary.reportRoute(
                     line: workoutLine, "\(read.skippedPointCount) point(s) of its route file \(reference) were "
                         + "skipped; the first at line \(first.line): \(first.reason)")
             }
+            if read.droppedPointCount > 0 {
+                collector.summary.reportRoute(
+                    line: workoutLine, "its route file \(reference) has \(locations.count + read.droppedPointCount) "
+                        + "points, more than \(bound(limits.maxPoints)): only its first \(locations.count) are stored")
+            }
+            return true
         } catch {
             let reason = (error as? CadenceError)?.description ?? "\(error)"
             collector.summary.reportRoute(line: workoutLine, "its route file \(reference) cannot be read: \(reason)")
+            return false
         }
+    }
+
+    /// Holds a route read inline (`<Location>` elements of export.xml) to the bounds a route file
+    /// is read with.
+    private mutating func boundInlineRoute(_ route: inout WorkoutRoute, workoutLine: Int) {
+        let count = route.locations.count
+        let left = importer.routePointBudget - routePointsKept
+        let kept = min(count, importer.routeLimits.maxPoints, max(0, left))
+        route.locations.keepFirst(kept)
+        routePointsKept += kept
+        guard kept < count else { return }
+        collector.summary.reportRoute(
+            line: workoutLine, kept == 0
+                ? "its route of \(count) <Location> points is not stored: the import's routes already hold "
+                    + "\(routePointsKept) points, the most one import keeps"
+                : "its route has \(count) <Location> points, more than \(bound(kept)): only its first \(kept) are stored")
+    }
+
+    /// What held a route to `limit` points: the limit of one route, or what is left of the import's.
+    private func bound(_ limit: Int) -> String {
+        limit < importer.routeLimits.maxPoints
+            ? "what is left of the \(importer.routePointBudget) points one import keeps"
+            : "the \(limit) points a route keeps"
     }
 }
 

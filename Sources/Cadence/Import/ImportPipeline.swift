@@ -31,6 +31,8 @@ struct ImportPipeline {
     var workoutOccurrences = OccurrenceCounter()
     /// Where the GPX files of workout routes are, if the source has any.
     var routeFiles: WorkoutRouteFiles?
+    /// Route points kept so far, against ``HealthDataImporter/routePointBudget``.
+    var routePointsKept = 0
 
     /// Records between progress reports.
     static let progressInterval = 10_000

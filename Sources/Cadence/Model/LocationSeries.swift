@@ -94,6 +94,22 @@ public struct LocationSeries: Hashable, Sendable {
         verticalAccuracies.append(location.verticalAccuracy)
     }
 
+    /// Keeps the first `count` points (all of them when there are no more) and drops the rest.
+    ///
+    /// - Complexity: O(*n*) in the points dropped.
+    mutating func keepFirst(_ count: Int) {
+        let kept = max(0, count)
+        guard kept < self.count else { return }
+        timestamps.removeSubrange(kept...)
+        latitudes.removeSubrange(kept...)
+        longitudes.removeSubrange(kept...)
+        altitudes.removeSubrange(kept...)
+        speeds.removeSubrange(kept...)
+        courses.removeSubrange(kept...)
+        horizontalAccuracies.removeSubrange(kept...)
+        verticalAccuracies.removeSubrange(kept...)
+    }
+
     /// Reserves room for `count` points in every column.
     public mutating func reserveCapacity(_ count: Int) {
         timestamps.reserveCapacity(count)
