@@ -9,7 +9,7 @@ import Foundation
 
 /// What `cadence-bench` was asked to do, parsed from its command line.
 ///
-///     cadence-bench [--samples 1000000,10000000] [--large] [--runs 5] [--json FILE]
+///     cadence-bench [--samples 1000000,10000000] [--large] [--huge] [--runs 5] [--json FILE]
 ///                   [--directory DIR] [--seed N] [--quick] [--only TEXT]
 struct BenchmarkOptions: Sendable {
     /// The store sizes to measure, in samples (each profile is generated at each size).
@@ -32,6 +32,15 @@ struct BenchmarkOptions: Sendable {
     /// Sizes above this are ingested while generating (generation included in the timing) and
     /// measured once, since their batches would not fit in memory comfortably.
     static let inMemoryGenerationLimit = 20_000_000
+    /// Sizes above this get the huge suite (see ``isHuge(_:)``).
+    static let fullSuiteLimit = 100_000_000
+    /// Whether every size gets the huge suite (`--huge`), so that it can be tried at a small size.
+    var hugeSuiteForEverySize = false
+
+    /// Whether `size` is measured with the huge suite: the dense profile alone, ingested while
+    /// generating (with the process's peak memory), then its size, open time and the heart-rate
+    /// statistics whose cost should not grow with the store (daily, hourly, everything).
+    func isHuge(_ size: Int) -> Bool { hugeSuiteForEverySize || size > Self.fullSuiteLimit }
 
     /// The usage text.
     static let usage = """
@@ -44,8 +53,13 @@ struct BenchmarkOptions: Sendable {
         measures its import, time asleep per night, sleep and workout queries and a route read.
 
         OPTIONS:
-          --samples N[,N...]  Store sizes in samples; k/M suffixes allowed (default: 1M,10M).
+          --samples N[,N...]  Store sizes in samples; k/M/B suffixes allowed (default: 1M,10M).
+                              Sizes above 100M get the huge suite (see --huge).
           --large             Also measure 100M samples (ingest is then timed with generation).
+          --huge              Measure 1B samples with the huge suite: the dense profile only,
+                              ingested while generating (peak memory reported), then size, open
+                              time, and daily, hourly and whole-store heart rate. With --samples,
+                              those sizes get the huge suite instead (to try it at a small size).
           --runs N            Measured runs per figure, after one warm-up (default: 5).
           --json FILE         Also write the results as JSON to FILE.
           --directory DIR     Where temporary stores go (default: the system temporary directory).
@@ -64,6 +78,7 @@ struct BenchmarkOptions: Sendable {
     static func parse(_ arguments: [String]) throws -> BenchmarkOptions? {
         var options = BenchmarkOptions()
         var large = false
+        var huge = false
         var quick = false
         var explicitSamples = false
         var explicitRuns = false
@@ -83,6 +98,8 @@ struct BenchmarkOptions: Sendable {
                 explicitSamples = true
             case "--large":
                 large = true
+            case "--huge":
+                huge = true
             case "--runs":
                 let text = try value(for: argument)
                 guard let runs = Int(text), runs >= 1 else { throw BenchmarkOptionsError("--runs needs a positive integer, not \(text)") }
@@ -112,6 +129,14 @@ struct BenchmarkOptions: Sendable {
             options.kindsDays = 91
         }
         if large && !options.sampleCounts.contains(100_000_000) { options.sampleCounts.append(100_000_000) }
+        if huge {
+            // With sizes given (or --quick's), those sizes get the huge suite: a trial run.
+            if explicitSamples || quick {
+                options.hugeSuiteForEverySize = true
+            } else {
+                options.sampleCounts = (large ? [100_000_000] : []) + [1_000_000_000]
+            }
+        }
         return options
     }
 
@@ -120,7 +145,7 @@ struct BenchmarkOptions: Sendable {
         only.isEmpty || only.contains { name.contains($0) }
     }
 
-    /// Parses `1000000`, `1M`, `200k` or `1_000_000`.
+    /// Parses `1000000`, `1M`, `200k`, `1B` or `1_000_000`.
     static func parseCount(_ text: String) throws -> Int {
         var digits = text.replacingOccurrences(of: "_", with: "").lowercased()
         var multiplier = 1
@@ -129,6 +154,9 @@ struct BenchmarkOptions: Sendable {
             digits.removeLast()
         } else if digits.hasSuffix("m") {
             multiplier = 1_000_000
+            digits.removeLast()
+        } else if digits.hasSuffix("b") {
+            multiplier = 1_000_000_000
             digits.removeLast()
         }
         guard let count = Int(digits), count > 0, count <= 1_000_000_000 / multiplier else {
@@ -148,8 +176,9 @@ struct BenchmarkOptionsError: Error, CustomStringConvertible {
 
 // MARK: - Labels
 
-/// A short label for a sample count: `200k`, `1M`, `10M`, `1.5M`.
+/// A short label for a sample count: `200k`, `1M`, `10M`, `1.5M`, `1B`.
 func sizeLabel(_ count: Int) -> String {
+    if count >= 1_000_000_000 && count % 1_000_000_000 == 0 { return "\(count / 1_000_000_000)B" }
     if count >= 1_000_000 {
         return count % 1_000_000 == 0 ? "\(count / 1_000_000)M" : String(format: "%.1fM", Double(count) / 1e6)
     }

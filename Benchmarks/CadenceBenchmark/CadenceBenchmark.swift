@@ -11,7 +11,7 @@ import Foundation
 /// `cadence-bench`: measures Cadence on deterministic synthetic data and prints a table (and,
 /// with `--json`, writes the same figures for machines).
 ///
-///     swift run -c release cadence-bench [--samples 1M,10M] [--large] [--runs 5] [--json FILE]
+///     swift run -c release cadence-bench [--samples 1M,10M] [--large] [--huge] [--runs 5] [--json FILE]
 @main
 struct CadenceBenchmark {
     static func main() {
@@ -44,7 +44,8 @@ struct CadenceBenchmark {
         // `--only kinds…` alone needs no quantity store: skip generating and ingesting them.
         let quantityFigures = options.only.isEmpty || options.only.contains { !$0.hasPrefix(KindsSuite.family) }
         for size in options.sampleCounts where quantityFigures {
-            for profile in [SyntheticProfile.dense, .realistic] {
+            // The huge suite is about heart rate: the dense profile alone.
+            for profile in options.isHuge(size) ? [SyntheticProfile.dense] : [.dense, .realistic] {
                 standardError("\(profile.rawValue) profile, \(sizeLabel(size)) samples")
                 let suite = ProfileSuite(profile: profile, size: size, options: options, workDirectory: workDirectory,
                                          log: standardError)

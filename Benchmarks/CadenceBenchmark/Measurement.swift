@@ -64,6 +64,15 @@ enum Stopwatch {
     }
 }
 
+// MARK: - Memory
+
+/// The process's peak resident set size so far, in bytes (`getrusage`; Linux reports KiB).
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+    return usage.ru_maxrss * 1024
+}
+
 // MARK: - Results
 
 /// One measured figure: a throughput, a latency, a size or a speed-up, with its target if the
@@ -79,6 +88,8 @@ struct BenchmarkResult: Sendable, Codable {
         case size
         /// Serial median time over parallel median time (`value`).
         case speedup
+        /// Bytes (`value`), e.g. the process's peak resident memory; no timing.
+        case memory
     }
 
     /// A stable, dotted name saying what is measured, e.g. `statisticsCollection.daily.heartRate.10M`.
@@ -187,6 +198,20 @@ struct Target: Sendable, Codable {
     static let hourlyHeartRate = Target(bound: .atLeast, value: 3e8, source: "issue 3")
     /// `concurrentPerform` speed-up on 2 cores for queries that must decompress (issue 3).
     static let parallelSpeedup = Target(bound: .atLeast, value: 1.7, source: "issue 3")
+    /// Ingest while generating a billion samples (issue 16).
+    static let hugeIngest = Target(bound: .atLeast, value: 4e6, source: "issue 16")
+    /// The process's peak resident memory while ingesting a billion samples (issue 16).
+    static let hugeIngestMemory = Target(bound: .atMost, value: Double(1 << 30), source: "issue 16")
+    /// Opening a store, at any size (issue 16).
+    static let storeOpen = Target(bound: .atMost, value: 0.002, source: "issue 16")
+    /// Hourly heart rate over 100 M samples in at most 40 ms (issue 16).
+    static let hourlyHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.040, source: "issue 16: ≤ 40 ms")
+    /// Five-minute heart rate over 100 M samples in at most 150 ms (issue 16).
+    static let fiveMinuteHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.150, source: "issue 16: ≤ 150 ms")
+    /// Daily heart rate over a billion samples in at most 100 ms (issue 16).
+    static let dailyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.100, source: "issue 16: ≤ 100 ms")
+    /// Hourly heart rate over a billion samples in at most 300 ms (issue 16).
+    static let hourlyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.300, source: "issue 16: ≤ 300 ms")
     /// `cadence --version`, the command line's start-up (issue 16).
     static let commandLineStartup = Target(bound: .atMost, value: 0.010, source: "issue 16")
     /// `cadence stats` over 10 M samples, hourly, whole process (issue 16).

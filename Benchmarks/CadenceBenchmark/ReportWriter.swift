@@ -96,6 +96,7 @@ enum ReportWriter {
         case .latency: return formatSeconds(value)
         case .size: return String(format: "%.3f B/sample", value)
         case .speedup: return String(format: "%.2f×", value)
+        case .memory: return String(format: "%.1f MiB", value / Double(1 << 20))
         }
     }
 

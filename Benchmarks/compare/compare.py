@@ -9,19 +9,24 @@ What is compared, all from one run on one machine:
   own, never part of a query time) and runs the equivalent queries there, each the median of
   `--runs` runs after one warm-up, as the bench does:
 
-  - daily, hourly, five-minute, monthly and yearly average/minimum/maximum heart rate,
+  - daily, hourly, five-minute, one-minute, monthly and yearly average/minimum/maximum heart rate,
     Europe/Berlin, days (months, years) starting at 03:00 local time, on the dense profile (one
     sample every 5 s). DuckDB: `time_bucket(..., timezone('Europe/Berlin', start_date),
     INTERVAL '3 hours')` for days, months and years (bucketing local wall-clock time, so a DST day
     has 23 or 25 hours, as in Cadence) and `time_bucket(INTERVAL '1 hour', start_date,
-    'Europe/Berlin')` for hours (likewise 5 minutes). The five-minute row appears with a Cadence
-    figure when the bench measures it (its intervals are smaller than Cadence's blocks, so every
-    block is decoded rather than answered from summaries).
+    'Europe/Berlin')` for hours (likewise 5 minutes and 1 minute). The five-minute and one-minute
+    rows appear with a Cadence figure when the bench measures them (their intervals are smaller
+    than Cadence's blocks, so every block is decoded rather than answered from summaries: the
+    per-interval cost shows).
     Polars: `group_by_dynamic` on a tz-aware Europe/Berlin column with `offset="3h"`.
     Heart rate here is zero-length samples, so HealthKit's temporally weighted average (which
     Cadence computes) equals the arithmetic mean the peers compute: the numbers agree, which the
     sanity check verifies;
   - average/minimum/maximum heart rate over every sample (a statistics query);
+  - the whole `cadence stats` process (start-up, open, query, formatting, writing to a pipe; the
+    bench's `cli.stats.*` figures) for hourly heart rate as CSV and JSON and daily as JSON, beside
+    the peers' in-memory query plus formatting its result as CSV or JSON (DuckDB: `COPY (...) TO
+    '/dev/null'`; Polars: `write_csv()` / `write_json()` into a string);
   - the daily step sum with proration and source merge (realistic profile). The peers cannot
     express proration across interval edges or HealthKit's source merging in a simple query, so
     the table says "not comparable" instead of a ratio; a naive per-day sum (by start date, every
@@ -46,6 +51,7 @@ How to run (from the repository root; Swift 6 and Python 3.10+):
 
     # smaller and quicker
     python3 Benchmarks/compare/compare.py --samples 1000000 --runs 3 --import-records 200k,800k
+    python3 Benchmarks/compare/compare.py --quick    # 1M samples, 3 runs, no import comparison
 
 The script builds `cadence` and `cadence-bench` in release mode (scratch path `.build-compare`)
 unless given `--cadence-bin`/`--bench-bin`, and can reuse a `cadence-bench --json` report with
@@ -102,7 +108,9 @@ def load_average() -> str:
 
 
 def size_label(count: int) -> str:
-    """The bench's label for a sample count (sizeLabel in BenchmarkOptions.swift): 200k, 1M, 10M, 1.5M."""
+    """The bench's label for a sample count (sizeLabel in BenchmarkOptions.swift): 200k, 1M, 10M, 1.5M, 1B."""
+    if count >= 1_000_000_000 and count % 1_000_000_000 == 0:
+        return f"{count // 1_000_000_000}B"
     if count >= 1_000_000:
         return f"{count // 1_000_000}M" if count % 1_000_000 == 0 else f"{count / 1e6:.1f}M"
     if count >= 1_000:
@@ -116,13 +124,15 @@ def parse_counts(text: str) -> list[int]:
 
 
 def parse_count(text: str) -> int:
-    """`10000000`, `10M`, `300k` or `1_500_000`."""
+    """`10000000`, `10M`, `300k`, `1B` or `1_500_000`."""
     digits = text.replace("_", "").lower()
     multiplier = 1
     if digits.endswith("k"):
         multiplier, digits = 1_000, digits[:-1]
     elif digits.endswith("m"):
         multiplier, digits = 1_000_000, digits[:-1]
+    elif digits.endswith("b"):
+        multiplier, digits = 1_000_000_000, digits[:-1]
     count = int(digits) * multiplier
     if count <= 0:
         raise argparse.ArgumentTypeError(f"a count must be positive, not {text}")
@@ -286,6 +296,9 @@ class Query:
     polars: Callable[[Any], Any] | None
     comparable: bool = True
     note: str = ""
+    # The result format the peers write after the query (`csv` or `json`), for the rows whose
+    # Cadence figure is the whole `cadence stats` process.
+    output: str | None = None
 
 
 def duckdb_local_bucket(width: str) -> str:
@@ -298,6 +311,7 @@ def duckdb_local_bucket(width: str) -> str:
 # hours, so these are the local hours).
 DUCKDB_HOUR_BUCKET = f"time_bucket(INTERVAL '1 hour', start_date, '{TIME_ZONE}')"
 DUCKDB_FIVE_MINUTE_BUCKET = f"time_bucket(INTERVAL '5 minutes', start_date, '{TIME_ZONE}')"
+DUCKDB_ONE_MINUTE_BUCKET = f"time_bucket(INTERVAL '1 minute', start_date, '{TIME_ZONE}')"
 
 
 def duckdb_collection_sql(bucket: str, table: str = "heart_rate") -> str:
@@ -316,6 +330,18 @@ def polars_collection(every: str, offset: str) -> Callable[[Any], Any]:
     return run
 
 
+def polars_formatted(query: Callable[[Any], Any], output: str) -> Callable[[Any], Any]:
+    """A Polars query whose result is then written as CSV or JSON into a string (what a command
+    line tool would print); the frame is returned for the sanity check."""
+    def run(frame: Any) -> Any:
+        result = query(frame)
+        text = result.write_csv() if output == "csv" else result.write_json()
+        if not text:
+            raise RuntimeError("Polars wrote nothing")
+        return result
+    return run
+
+
 def polars_everything(frame: Any) -> Any:
     import polars as pl
     return frame.select(pl.col("value").mean().alias("average"), pl.col("value").min().alias("minimum"),
@@ -327,6 +353,10 @@ def polars_naive_daily_sum(frame: Any) -> Any:
     return frame.group_by_dynamic("start", every="1d", offset="3h").agg(pl.col("value").sum().alias("sum"))
 
 
+CLI_TITLE = ("{interval} heart rate, {output} output: whole `cadence stats` process "
+             "vs peers' in-memory query + {output} formatting")
+
+
 def make_queries() -> list[Query]:
     return [
         Query("daily heart rate avg/min/max", "statisticsCollection.daily.heartRate",
@@ -335,6 +365,8 @@ def make_queries() -> list[Query]:
               duckdb_collection_sql(DUCKDB_HOUR_BUCKET), polars_collection("1h", "0h")),
         Query("five-minute heart rate avg/min/max", "statisticsCollection.fiveMinute.heartRate",
               duckdb_collection_sql(DUCKDB_FIVE_MINUTE_BUCKET), polars_collection("5m", "0h")),
+        Query("one-minute heart rate avg/min/max", "statisticsCollection.oneMinute.heartRate",
+              duckdb_collection_sql(DUCKDB_ONE_MINUTE_BUCKET), polars_collection("1m", "0h")),
         Query("monthly heart rate avg/min/max", "statisticsCollection.monthly.heartRate",
               duckdb_collection_sql(duckdb_local_bucket("1 month")), polars_collection("1mo", "3h")),
         Query("yearly heart rate avg/min/max", "statisticsCollection.yearly.heartRate",
@@ -342,6 +374,16 @@ def make_queries() -> list[Query]:
         Query("heart rate avg/min/max over everything", "statistics.all.heartRate",
               "SELECT avg(value) AS average, min(value) AS minimum, max(value) AS maximum FROM heart_rate",
               polars_everything),
+        # The whole command-line process beside the peers' in-memory query plus formatting.
+        Query(CLI_TITLE.format(interval="hourly", output="CSV"), "cli.stats.hourly.csv.heartRate",
+              duckdb_collection_sql(DUCKDB_HOUR_BUCKET), polars_formatted(polars_collection("1h", "0h"), "csv"),
+              output="csv"),
+        Query(CLI_TITLE.format(interval="hourly", output="JSON"), "cli.stats.hourly.json.heartRate",
+              duckdb_collection_sql(DUCKDB_HOUR_BUCKET), polars_formatted(polars_collection("1h", "0h"), "json"),
+              output="json"),
+        Query(CLI_TITLE.format(interval="daily", output="JSON"), "cli.stats.daily.json.heartRate",
+              duckdb_collection_sql(duckdb_local_bucket("1 day")), polars_formatted(polars_collection("1d", "3h"), "json"),
+              output="json"),
         Query("daily step sum, prorated, iPhone + Watch merged", "statisticsCollection.daily.stepCount.merged",
               None, None, comparable=False),
         Query("naive daily step sum (DIFFERENT WORK: no proration, sources double counted)", None,
@@ -396,9 +438,14 @@ def polars_load(csv: Path, quantity_type: str) -> tuple[float, Any]:
     return time.perf_counter() - start, frame
 
 
-def run_duckdb_query(con: Any, sql: str) -> None:
-    """Computes the query fully inside DuckDB into a temporary table (no conversion to Python objects)."""
+def run_duckdb_query(con: Any, sql: str, output: str | None = None) -> None:
+    """Computes the query fully inside DuckDB into a temporary table (no conversion to Python
+    objects); with `output`, also writes that table as CSV or JSON (an array) to /dev/null."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE result AS {sql}")
+    if output == "csv":
+        con.execute("COPY result TO '/dev/null' (FORMAT csv, HEADER)")
+    elif output == "json":
+        con.execute("COPY result TO '/dev/null' (FORMAT json, ARRAY true)")
 
 
 def duckdb_result_rows(con: Any) -> list[tuple]:
@@ -554,7 +601,7 @@ def sanity_check(cadence: Path, con: Any, dense_csv: Path, workdir: Path, peer_r
     label = size_label(samples)
     # Interval counts over the whole data: the bench notes how many intervals each query returned.
     for query_name, title in (("daily", "daily"), ("hourly", "hourly"), ("fiveMinute", "five-minute"),
-                              ("monthly", "monthly"), ("yearly", "yearly")):
+                              ("oneMinute", "one-minute"), ("monthly", "monthly"), ("yearly", "yearly")):
         figure = figures.get(f"statisticsCollection.{query_name}.heartRate.{label}")
         counts = {"Cadence (bench)": figure.intervals if figure else None}
         for peer in ("DuckDB", "Polars"):
@@ -749,9 +796,9 @@ def import_row(item: dict) -> str:
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--samples", type=parse_count, default=10_000_000,
-                        help="samples per profile, as cadence-bench --samples (default: 10M)")
-    parser.add_argument("--runs", type=int, default=5, help="measured runs per query after 1 warm-up (default: 5)")
+    parser.add_argument("--samples", type=parse_count, default=None,
+                        help="samples per profile, as cadence-bench --samples (default: 10M; 1M with --quick)")
+    parser.add_argument("--runs", type=int, default=None, help="measured runs per query after 1 warm-up (default: 5; 3 with --quick)")
     parser.add_argument("--seed", type=int, default=42, help="the generator's seed (default: 42, the bench's)")
     parser.add_argument("--cadence-bin", type=Path, help="a release `cadence` binary (default: build it)")
     parser.add_argument("--bench-bin", type=Path, help="a release `cadence-bench` binary (default: build it)")
@@ -766,6 +813,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                              "two sizes show whether peak memory grows with the file (default: 1M,4M)")
     parser.add_argument("--skip-import", action="store_true", help="skip the export.xml import comparison")
     parser.add_argument("--skip-sanity", action="store_true", help="skip the sanity check")
+    parser.add_argument("--quick", action="store_true",
+                        help="a short run: 1M samples and 3 runs unless given, no import comparison")
     parser.add_argument("--output", type=Path,
                         help="also write the report here: JSON if the name ends in .json, else Markdown")
     parser.add_argument("--keep-data", action="store_true", help="keep the generated CSV files")
@@ -775,6 +824,12 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--results", type=Path,
                         help="write the full results of this run here, as Markdown (e.g. Benchmarks/RESULTS.md)")
     arguments = parser.parse_args(argv)
+    if arguments.samples is None:
+        arguments.samples = 1_000_000 if arguments.quick else 10_000_000
+    if arguments.runs is None:
+        arguments.runs = 3 if arguments.quick else 5
+    if arguments.quick:
+        arguments.skip_import = True
     if arguments.runs < 1:
         parser.error("--runs must be at least 1")
     return arguments
@@ -886,7 +941,7 @@ def main(argv: list[str]) -> int:
         timings: dict[str, Any] = {}
         if query.duckdb_sql:
             log(f"DuckDB: {query.title}")
-            timing, _ = measure(lambda: run_duckdb_query(con, query.duckdb_sql), runs)
+            timing, _ = measure(lambda: run_duckdb_query(con, query.duckdb_sql, query.output), runs)
             medians["DuckDB"], timings["DuckDB"] = timing.median, timing.as_json()
             peer_results[("DuckDB", query.title)] = duckdb_result_rows(con)
         if query.polars:
@@ -988,6 +1043,7 @@ def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[s
     check("daily heart rate avg/min/max", "Polars", "polars", 3)
     check("daily heart rate avg/min/max", "DuckDB", "duckdb", 30)
     check("hourly heart rate avg/min/max", "Polars", "polars", 1)
+    check("five-minute heart rate avg/min/max", "Polars", "polars", 3)
     for item in imports:
         cadence, peer = item["cadence"], item["healthkitToSqlite"]
         if cadence.get("error") or peer.get("error"):

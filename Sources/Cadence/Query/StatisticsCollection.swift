@@ -27,7 +27,17 @@ public struct StatisticsCollection: Sendable {
     ///
     /// - Complexity: O(*m*) for *m* intervals.
     public func statistics() -> [Statistics] {
-        (0..<output.merged.count).filter { output.merged[$0].count > 0 }.map { statistics(atIndex: $0) }
+        // One builder for every interval (it holds the output's arrays: made per interval, its
+        // copies' reference counting cost more than the statistics themselves).
+        let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
+        return output.merged.withUnsafeBufferPointer { merged in
+            var result: [Statistics] = []
+            result.reserveCapacity(merged.reduce(0) { $1.count > 0 ? $0 + 1 : $0 })
+            for index in merged.indices where merged[index].count > 0 {
+                result.append(builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1]))
+            }
+            return result
+        }
     }
 
     /// The statistics of the interval containing `date`; an empty interval has `nil` values.

@@ -97,8 +97,13 @@ extension Aggregator {
 
             @inline(__always) func locate(_ start: Int64) {
                 if start >= intervalStart && start < intervalEnd { return }
-                // Binary search over the integer edges: no calendar work per sample.
-                interval = edges.partitionPoint { $0 > start } &- 1
+                if interval >= 0 && start >= intervalEnd && interval &+ 2 <= intervalCount && start < edges[interval &+ 2] {
+                    // Sorted rows move on to the next interval most often: no search.
+                    interval &+= 1
+                } else {
+                    // Binary search over the integer edges: no calendar work per sample.
+                    interval = edges.partitionPoint { $0 > start } &- 1
+                }
                 intervalStart = interval >= 0 ? edges[interval] : Int64.min
                 intervalEnd = interval < intervalCount ? edges[interval &+ 1] : Int64.max
             }
@@ -144,9 +149,10 @@ extension Aggregator {
                 for row in rows where selectAll || selected[row &- rows.lowerBound] { accumulateRow(row) }
                 return
             }
-            // Sorted, fully selected rows: take them interval by interval. Rows that lie wholly
-            // inside the interval add to a local accumulator (no proration, no search); rows
-            // crossing its end take the general path.
+            // Sorted, fully selected rows: take them interval by interval. When every row starting
+            // in the interval also ends in it (the common case), they become one accumulator
+            // column by column; otherwise rows that lie wholly inside add to a local accumulator
+            // (no proration, no search) and rows crossing its end take the general path.
             var row = rows.lowerBound
             while row < rows.upperBound {
                 locate(starts[row])
@@ -156,6 +162,20 @@ extension Aggregator {
                     continue
                 }
                 let low = starts.partitionPoint(in: row &+ 1..<rows.upperBound) { $0 >= intervalEnd }
+                var latestEnd = Int64.min
+                var lengths: Int64 = 0
+                for inside in row..<low {
+                    latestEnd = max(latestEnd, ends[inside])
+                    lengths |= ends[inside] &- starts[inside]
+                    noteRank(inside, Int(provenances[inside]))
+                }
+                if latestEnd <= intervalEnd {
+                    merged[interval &- first].merge(StatisticsAccumulator(
+                        sortedContainedRows: row..<low, starts: starts, ends: ends, values: values, sequences: sequences,
+                        latestEnd: latestEnd, hasLength: lengths != 0, style: style))
+                    row = low
+                    continue
+                }
                 var local = StatisticsAccumulator()
                 for inside in row..<low {
                     let end = ends[inside]

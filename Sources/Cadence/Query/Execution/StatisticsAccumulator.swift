@@ -64,6 +64,60 @@ package struct StatisticsAccumulator: Sendable, Equatable {
         noteExtremes(start: start, end: end, value: value, sequence: sequence)
     }
 
+    /// The accumulator of sorted rows that all lie inside one interval, built column by column:
+    /// equal to a new accumulator given each row's ``addContained(start:end:value:energy:sequence:)``
+    /// in order (the same additions in the same order, the same ties for the most recent sample),
+    /// in a fraction of the instructions — the per-sample work of intervals smaller than a block.
+    ///
+    /// - Parameters:
+    ///   - rows: The rows, sorted by start; every one must end at or before the interval's end.
+    ///   - latestEnd: The greatest end among the rows (the caller found it to know they fit).
+    ///   - hasLength: Whether any row has a non-zero length (else no weights are added).
+    /// - Complexity: O(*n*) for *n* rows, in two or three passes without branches per row on the
+    ///   common path.
+    @inline(__always)
+    init(sortedContainedRows rows: Range<Int>, starts: UnsafeBufferPointer<Int64>, ends: UnsafeBufferPointer<Int64>,
+         values: UnsafeBufferPointer<Double>, sequences: UnsafeBufferPointer<Int64>, latestEnd: Int64, hasLength: Bool,
+         style: AggregationStyle) {
+        self.init()
+        guard !rows.isEmpty else { return }
+        count = rows.count
+        earliestStart = starts[rows.lowerBound]
+        self.latestEnd = latestEnd
+        var total = 0.0
+        var low = Double.infinity
+        var high = -Double.infinity
+        for row in rows {
+            let value = values[row]
+            total += value
+            low = Swift.min(low, value)
+            high = Swift.max(high, value)
+        }
+        sum = total
+        minimum = low
+        maximum = high
+        let levels = style == .discreteEquivalentContinuousLevel
+        if levels {
+            var energies = 0.0
+            for row in rows { energies += Self.energy(values[row], style: style) }
+            valueSum = energies
+        } else {
+            valueSum = total
+        }
+        if hasLength {
+            for row in rows where ends[row] != starts[row] {
+                let seconds = Double(ends[row] &- starts[row]) * 1e-6
+                weightedSum += (levels ? Self.energy(values[row], style: style) : values[row]) * seconds
+                weight += seconds
+            }
+        }
+        // Only a row ending last can be the most recent; the first of equals wins, as in `consider`.
+        for row in rows where ends[row] == latestEnd {
+            mostRecent.consider(MostRecentSample(end: latestEnd, start: starts[row],
+                                                 sequence: sequences[row], value: values[row]))
+        }
+    }
+
     /// Updates minimum, maximum, most recent and the time bounds with one contributing sample.
     @inline(__always)
     private mutating func noteExtremes(start: Int64, end: Int64, value: Double, sequence: Int64) {
