@@ -49,11 +49,9 @@ package struct Aggregator {
     func plan(for typeSnapshot: TypeSnapshot, separate: Bool) -> ScanPlan {
         var plan = ScanPlan(selection: RowSelection(predicate, type: typeSnapshot, provenances: snapshot.provenances))
         plan.span = edges[0]...edges[edges.count - 1]
-        var needs: ColumnCodec.QueryColumnNeeds = []
-        if separate || plan.selection.provenanceSelected != nil || plan.selection.general != nil
-            || !type.aggregationStyle.isDiscrete {
-            needs.insert(.provenance)
-        }
+        // Every query reads each row's source: the collection reports the sources that contributed
+        // (``StatisticsCollection/sources()``), whatever the style.
+        var needs: ColumnCodec.QueryColumnNeeds = [.provenance]
         if options.contains(.mostRecent) || !plan.selection.hidden.isEmpty || plan.selection.general != nil {
             needs.insert(.sequence)
         }
