@@ -83,10 +83,7 @@ struct CategoryDurationTests {
         let base: Int64 = 1_714_564_800_000_000  // 2024-05-01T12:00:00Z
         let minute: Int64 = 60_000_000
         let minutes = 3 * 24 * 60
-        var options = HealthStore.Options()
-        options.chunkCapacity = 64
-        options.flushThreshold = 150
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 64, flushThreshold: 150)
         var samples: [CategorySample] = []
         for _ in 0..<Int.random(in: 50...400, using: &random) {
             let start = Int64.random(in: 0..<Int64(minutes), using: &random)

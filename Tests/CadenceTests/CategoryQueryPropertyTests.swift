@@ -32,10 +32,7 @@ struct CategoryQueryPropertyTests {
     /// a random window of them deleted; returns it with the surviving samples.
     static func makeStore(seed: UInt64) throws -> (HealthStore, [CategorySample]) {
         var random = TestRandom(seed: seed)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 200
-        options.flushThreshold = 500
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 200, flushThreshold: 500)
         var reference: [CategorySample] = []
         for _ in 0..<6 {
             let batch = try (0..<Int.random(in: 1...300, using: &random)).map { _ in try randomSample(&random) }

@@ -20,10 +20,7 @@ struct CollectionSourcesTests {
           arguments: [1, 2, 3] as [UInt64])
     func everySelectedSource(seed: UInt64) throws {
         var random = TestRandom(seed: seed)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 120
-        options.flushThreshold = 300
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 120, flushThreshold: 300)
         var saved: [QuantitySample] = []
         for type in [QuantityType.heartRate, .stepCount] {
             // Runs of one source, so that some blocks hold one source and others several.

@@ -36,10 +36,7 @@ struct CorrelationTests {
     @Test("a sample query returns each correlation with its members; members stay quantity samples")
     func query() throws {
         var random = TestRandom(seed: 21)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 16
-        options.flushThreshold = 40
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 16, flushThreshold: 40)
         let readings = try (0..<60).map { _ in try Self.reading(&random) }
         #expect(try store.save(readings).saved == 180)
         #expect(try store.save(readings).duplicates == 180)

@@ -21,10 +21,7 @@ struct MergedSampleQueryTests {
     /// Random samples of the three types with distinct start and distinct end instants, so that
     /// every order is fully determined, saved in several batches into a store of small chunks.
     static func makeStore(_ random: inout TestRandom) throws -> (HealthStore, [QuantitySample]) {
-        var options = HealthStore.Options()
-        options.chunkCapacity = 150
-        options.flushThreshold = 400
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 150, flushThreshold: 400)
         let count = 900
         var starts = Array(Set((0..<(count * 2)).map { _ in Int64.random(in: 0..<span, using: &random) })).shuffled(using: &random)
         starts = Array(starts.prefix(count))

@@ -28,10 +28,7 @@ struct QueryPropertyTests {
     /// batches into a store with small chunks, with some deleted; returns the survivors.
     static func makeStore(type: QuantityType, seed: UInt64, total: Int = 4_000) throws -> (HealthStore, [ReferenceSample]) {
         var random = TestRandom(seed: seed)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 1_500
-        options.flushThreshold = 2_000
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 1_500, flushThreshold: 2_000)
         let base: Int64 = 1_709_251_200_000_000  // 2024-03-01T00:00:00Z
         let span: Int64 = 40 * 86_400_000_000
         var reference: [ReferenceSample] = []
@@ -242,10 +239,7 @@ struct SplitChunkTests {
     @Test("Split chunks saved in time order", arguments: [UInt64(43), 44])
     func splitOrderedChunks(seed: UInt64) throws {
         var random = TestRandom(seed: seed)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 1_500
-        options.flushThreshold = 2_000
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 1_500, flushThreshold: 2_000)
         let provenances = [QueryPropertyTests.watch, QueryPropertyTests.phone]
         var samples: [ReferenceSample] = []
         var start: Int64 = 1_709_251_200_000_000

@@ -80,10 +80,7 @@ struct WorkoutStorageTests {
     /// window of them deleted; returns it with the surviving workouts.
     static func makeStore(seed: UInt64) throws -> (HealthStore, [Workout]) {
         var random = TestRandom(seed: seed)
-        var options = HealthStore.Options()
-        options.chunkCapacity = 40
-        options.flushThreshold = 100
-        let store = HealthStore.inMemory(options: options)
+        let store = HealthStore.inMemory(chunkCapacity: 40, flushThreshold: 100)
         var reference: [Workout] = []
         for _ in 0..<5 {
             let batch = try (0..<Int.random(in: 1...60, using: &random)).map { _ in try randomWorkout(&random) }
