@@ -161,19 +161,8 @@ struct SegmentedImportTests {
     @Test("Segments are really read in parallel: a clean file is taken in whole segments")
     func segmentsAreUsed() throws {
         let text = Self.awkwardExport(seed: 7, records: 400, malformed: false)
-        var collector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
-        var reader = SegmentedReader(reader: ExportXMLReader(path: "export.xml"), parallelism: 2, segmentBytes: 1_000)
-        var serialReader = ExportXMLReader(path: "export.xml")
-        var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: "export.xml", dryRun: false)
-        let bytes = Array(text.utf8)
-        var windowsRead = 0
-        for block in stride(from: 0, to: bytes.count, by: 3_000) {
-            try bytes[block..<min(bytes.count, block + 3_000)].withUnsafeBytes { try reader.feed($0, into: &collector) }
-            windowsRead += 1
-        }
-        let summary = try reader.finish(into: &collector)
-        try bytes.withUnsafeBytes { bytes in try serialReader.feed(bytes) { serialCollector.add($0) } }
-        let serialSummary = try serialReader.finish()
+        let (reader, collector, summary, serialCollector, serialSummary, windowsRead) = try Self.readInWindows(
+            text, path: "export.xml", reader: ExportXMLReader(path: "export.xml"))
         #expect(windowsRead > 5)
         #expect(summary == serialSummary)
         #expect(collector.records == serialCollector.records && collector.pending == serialCollector.pending)
@@ -227,19 +216,8 @@ extension SegmentedImportTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.contains("not a number") && !$0.contains("line") && !$0.contains("MadeUp") }
             .joined(separator: "\n")
-        var collector = SampleCollector(store: HealthStore.inMemory(), path: "samples.csv", dryRun: false)
-        var reader = SegmentedReader(reader: try CSVImportReader(path: "samples.csv"), parallelism: 2, segmentBytes: 1_000)
-        var serialReader = try CSVImportReader(path: "samples.csv")
-        var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: "samples.csv", dryRun: false)
-        let bytes = Array(text.utf8)
-        var windowsRead = 0
-        for block in stride(from: 0, to: bytes.count, by: 3_000) {
-            try bytes[block..<min(bytes.count, block + 3_000)].withUnsafeBytes { try reader.feed($0, into: &collector) }
-            windowsRead += 1
-        }
-        let summary = try reader.finish(into: &collector)
-        try bytes.withUnsafeBytes { try serialReader.feed($0, into: &serialCollector) }
-        let serialSummary = try serialReader.finish(into: &serialCollector)
+        let (reader, collector, summary, serialCollector, serialSummary, windowsRead) = try Self.readInWindows(
+            text, path: "samples.csv", reader: try CSVImportReader(path: "samples.csv"))
         #expect(windowsRead > 5)
         #expect(summary == serialSummary)
         #expect(collector.summary.rejected == 0)
@@ -304,5 +282,29 @@ struct BackgroundSaveTests {
         // before it are stored, it is absent (its log record was never written).
         let reopened = try HealthStore.open(at: "/store", options: HealthStore.Options(), fileSystem: fileSystem)
         #expect(try Self.storedSamples(reopened) == 50 * (accepted - 1))
+    }
+}
+
+extension SegmentedImportTests {
+    /// Reads `text` twice from fresh copies of `reader`: handed over in 3,000-byte windows to a
+    /// reader that cuts 1,000-byte segments across two workers, and serially in one piece.
+    static func readInWindows<Reader: SegmentableReader>(_ text: String, path: String, reader: Reader) throws
+        -> (reader: SegmentedReader<Reader>, collector: SampleCollector, summary: Reader.Summary,
+            serialCollector: SampleCollector, serialSummary: Reader.Summary, windowsRead: Int)
+    {
+        var collector = SampleCollector(store: HealthStore.inMemory(), path: path, dryRun: false)
+        var segmented = SegmentedReader(reader: reader, parallelism: 2, segmentBytes: 1_000)
+        var serialReader = reader
+        var serialCollector = SampleCollector(store: HealthStore.inMemory(), path: path, dryRun: false)
+        let bytes = Array(text.utf8)
+        var windowsRead = 0
+        for block in stride(from: 0, to: bytes.count, by: 3_000) {
+            try bytes[block..<min(bytes.count, block + 3_000)].withUnsafeBytes { try segmented.feed($0, into: &collector) }
+            windowsRead += 1
+        }
+        let summary = try segmented.finish(into: &collector)
+        try bytes.withUnsafeBytes { try serialReader.feed($0, into: &serialCollector) }
+        let serialSummary = try serialReader.finish(into: &serialCollector)
+        return (segmented, collector, summary, serialCollector, serialSummary, windowsRead)
     }
 }
