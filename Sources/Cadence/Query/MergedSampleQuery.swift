@@ -50,10 +50,10 @@ extension HealthStore {
             merged.sort { order($0.row, $1.row) }
             if query.limit > 0 { merged = Array(merged.prefix(query.limit)) }
             // Each part completes its own samples (a correlation's members), then they go back in place.
-            var completed: [[Sample]] = []
-            for (part, listing) in listings.enumerated() {
-                let selected = merged.filter { $0.part == part }.map { listing.samples[$0.row.index] }
-                completed.append(try query.parts[part].reading.complete?(selected, snapshot) ?? selected)
+            var selected = [[Sample]](repeating: [], count: listings.count)
+            for entry in merged { selected[entry.part].append(listings[entry.part].samples[entry.row.index]) }
+            let completed = try selected.indices.map { part in
+                try query.parts[part].reading.complete?(selected[part], snapshot) ?? selected[part]
             }
             var next = Array(repeating: 0, count: listings.count)
             return merged.map { entry in
