@@ -27,9 +27,7 @@ public struct StatisticsCollection: Sendable {
     ///
     /// - Complexity: O(*m*) for *m* intervals.
     public func statistics() -> [Statistics] {
-        // One builder for every interval (it holds the output's arrays: made per interval, its
-        // copies' reference counting cost more than the statistics themselves).
-        let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
+        let builder = self.builder
         return output.merged.withUnsafeBufferPointer { merged in
             var result: [Statistics] = []
             result.reserveCapacity(merged.reduce(0) { $1.count > 0 ? $0 + 1 : $0 })
@@ -63,12 +61,13 @@ public struct StatisticsCollection: Sendable {
         let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp,
                                       components: query.intervalComponents, covering: start.timestamp...end.timestamp)
         var stop = false
+        let builder = self.builder
         for index in 0..<range.count {
             let number = range.intervalNumber(at: index)
             let local = number - edges.firstIntervalNumber
             let statistics: Statistics
             if local >= 0 && local < output.merged.count {
-                statistics = self.statistics(atIndex: local)
+                statistics = builder.statistics(interval: local, start: output.edges[local], end: output.edges[local + 1])
             } else {
                 let interval = range.interval(at: index)
                 statistics = emptyStatistics(start: interval.start, end: interval.end)
@@ -95,9 +94,14 @@ public struct StatisticsCollection: Sendable {
                    merged: Statistics.Values(), bySource: [:])
     }
 
+    /// Builds the statistics of any interval; make one per pass over many intervals (it holds the
+    /// output's arrays, whose reference counting per interval would cost more than the statistics).
+    private var builder: StatisticsBuilder {
+        StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
+    }
+
     func statistics(atIndex index: Int) -> Statistics {
-        let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
-        return builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1])
+        builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1])
     }
 }
 
