@@ -5,6 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+// A little longer than most files on purpose: every record kind (quantity, category, correlation,
+// workout) passes the same normalisation here — units, identity, validation, counting — and one
+// place keeps those rules alike for all of them.
+
 import Foundation
 
 /// Turns the records of one file into sample batches, one per type: parses dates and numbers,
