@@ -72,8 +72,9 @@ package struct Aggregator {
     /// Aggregates the type's samples into the intervals.
     ///
     /// - Complexity: O(*c* + *d* + *m*) for *c* chunks, *d* decoded samples and *m* intervals, plus
-    ///   O(*s* log *s*) over the *s* selected samples when sources must be merged or durations
-    ///   are requested; divided among the cores.
+    ///   O(*s* · *a*) over the *s* selected samples, at most *a* of them overlapping, when sources
+    ///   must be merged or durations are requested (O(*s* log *s*) when chunks overlap in time);
+    ///   divided among the cores.
     package func run() throws -> AggregationOutput {
         let intervalCount = max(edges.count - 1, 0)
         let separate = options.contains(.separateBySource)
