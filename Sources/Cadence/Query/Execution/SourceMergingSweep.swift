@@ -104,15 +104,20 @@ extension Aggregator {
                 activeCount = kept
                 // Open the samples starting at or before `time`.
                 let added = next
+                var addedInstant = false
                 while next < stop && starts[next] <= time {
-                    if starts[next] != ends[next] && ends[next] > time {
-                        active[activeCount] = next
-                        activeCount &+= 1
+                    if starts[next] != ends[next] {
+                        if ends[next] > time {
+                            active[activeCount] = next
+                            activeCount &+= 1
+                        }
+                    } else {
+                        addedInstant = true
                     }
                     next &+= 1
                 }
                 // Zero-length samples at `time` count whole unless a better rank is open.
-                for instant in added..<next where starts[instant] == ends[instant]
+                for instant in added..<(addedInstant ? next : added) where starts[instant] == ends[instant]
                     && starts[instant] == time && starts[instant] >= low {
                     let rank = ranks[instant]
                     var shadowed = false

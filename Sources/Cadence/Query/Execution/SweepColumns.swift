@@ -68,29 +68,24 @@ struct SweepColumns {
         value.append(contentsOf: columns.value[rows])
         let first = rank.count
         rank.append(contentsOf: repeatElement(0, count: rows.count))
-        if keepsSources { source.append(contentsOf: repeatElement(0, count: rows.count)) }
-        ranking.rankOfProvenance.withUnsafeBufferPointer { rankOfProvenance in
-        ranking.sourceOfProvenance.withUnsafeBufferPointer { sourceOfProvenance in
-        columns.provenance.withUnsafeBufferPointer { provenances in
-        columns.flags.withUnsafeBufferPointer { flags in
         rank.withUnsafeMutableBufferPointer { ranks in
-        source.withUnsafeMutableBufferPointer { sources in
-            let hasFlags = !flags.isEmpty
-            for row in rows {
-                let provenance = Int(provenances[row])
-                let userEntered = hasFlags && flags[row] & SampleFlags.userEntered != 0 ? 1 : 0
-                let rankIndex = provenance &* 2 &+ userEntered
-                let target = first &+ (row &- rows.lowerBound)
-                ranks[target] = rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0
-                if keepsSources {
-                    sources[target] = provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0
+            columns.provenance.withUnsafeBufferPointer { provenances in
+                columns.flags.withUnsafeBufferPointer { flags in
+                    let rankOfProvenance = ranking.rankOfProvenance
+                    let hasFlags = !flags.isEmpty
+                    for row in rows {
+                        let userEntered = hasFlags && flags[row] & SampleFlags.userEntered != 0 ? 1 : 0
+                        let rankIndex = Int(provenances[row]) &* 2 &+ userEntered
+                        ranks[first &+ (row &- rows.lowerBound)] = rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0
+                    }
                 }
             }
         }
-        }
-        }
-        }
-        }
+        if keepsSources {
+            let sourceOfProvenance = ranking.sourceOfProvenance
+            source.append(contentsOf: columns.provenance[rows].lazy.map { provenance in
+                Int(provenance) < sourceOfProvenance.count ? sourceOfProvenance[Int(provenance)] : 0
+            })
         }
     }
 
