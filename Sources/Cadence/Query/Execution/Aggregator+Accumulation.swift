@@ -15,7 +15,7 @@ extension Aggregator {
         /// Which merge ranks the selected samples have (merging is needed only for two or more).
         var ranksSeen: [Bool] = []
         /// The selected rows, for the time sweep (only gathered when it may be needed).
-        var sweepRows: [SweepRow] = []
+        var sweepColumns = SweepColumns()
         /// Which sources contributed.
         var sourcesSeen: [Bool] = []
     }
@@ -46,7 +46,9 @@ extension Aggregator {
                 }
             }
         }
-        if gatherRows { gather(portion.columns, rows: portion.decodedRows, selection: selection, into: &partial.sweepRows) }
+        if gatherRows {
+            partial.sweepColumns = SweepColumns(gathering: portion, selection: selection, ranking: ranking, keepsSources: separate)
+        }
         return partial
     }
 
@@ -202,19 +204,5 @@ extension Aggregator {
         partial.ranksSeen = ranksSeen
         partial.sourcesSeen = sourcesSeen
         partial.perSource = perSource
-    }
-
-    /// Appends the selected rows of `columns` among `range` with their merge rank and source.
-    func gather(_ columns: SampleColumns, rows range: Range<Int>, selection: RowSelection, into rows: inout [SweepRow]) {
-        rows.reserveCapacity(rows.count + range.count)
-        let rankOfProvenance = ranking.rankOfProvenance
-        let sourceOfProvenance = ranking.sourceOfProvenance
-        for row in range where selection.selects(columns, row) {
-            let provenance = Int(columns.provenance[row])
-            let rankIndex = provenance &* 2 &+ (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-            rows.append(SweepRow(start: columns.start[row], end: columns.end[row], value: columns.value[row],
-                                 rank: rankIndex < rankOfProvenance.count ? rankOfProvenance[rankIndex] : 0,
-                                 source: provenance < sourceOfProvenance.count ? sourceOfProvenance[provenance] : 0))
-        }
     }
 }

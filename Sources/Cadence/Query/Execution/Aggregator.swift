@@ -32,6 +32,9 @@ package struct Aggregator {
     package var parallelism = ProcessInfo.processInfo.activeProcessorCount
     /// The fewest rows in a part of a chunk (tests lower it to split small chunks).
     package var minimumPartRows = 16_384
+    /// How many partitions of intervals the source-merging sweep takes (nil: four a worker, of
+    /// equal shares of the samples; tests force small ones to put seams everywhere).
+    package var sweepPartitionCount: Int?
 
     package init(snapshot: StoreSnapshot, type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions,
                  edges: [Int64], sourcePriority: [String]?) {
@@ -69,8 +72,9 @@ package struct Aggregator {
     /// Aggregates the type's samples into the intervals.
     ///
     /// - Complexity: O(*c* + *d* + *m*) for *c* chunks, *d* decoded samples and *m* intervals, plus
-    ///   O(*s* log *s*) over the *s* selected samples when sources must be merged or durations
-    ///   are requested; divided among the cores.
+    ///   O(*s* · *a*) over the *s* selected samples, at most *a* of them overlapping, when sources
+    ///   must be merged or durations are requested (O(*s* log *s*) when chunks overlap in time);
+    ///   divided among the cores.
     package func run() throws -> AggregationOutput {
         let intervalCount = max(edges.count - 1, 0)
         let separate = options.contains(.separateBySource)
@@ -110,8 +114,8 @@ package struct Aggregator {
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
             && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
-            let rows = sortedRows(partials.map(\.sweepRows))
-            let sweep = sweepAll(rows, separate: separate)
+            let columns = SweepColumns.joined(partials.map(\.sweepColumns), parallelism: parallelism)
+            let sweep = sweepAll(columns, separate: separate)
             if needsMerge { output.mergedSum = sweep.sum }
             if options.contains(.duration) {
                 output.duration = sweep.duration

@@ -149,7 +149,7 @@ private enum PortionToRead {
                 columns = try file.decodeAllColumns()
                 for index in decode { scanBlocks[index - partBlocks.lowerBound].rows = file.blockRows[index] }
             } else {
-                try file.decodeQueryBlocks(decode, needs: plan.readsEveryRow ? .all : plan.columns, into: &columns)
+                try file.decodeQueryBlocks(decode, needs: plan.columns, into: &columns)
                 // Decoded blocks lie one after another in the columns, in order.
                 var offset = 0
                 for index in decode {
