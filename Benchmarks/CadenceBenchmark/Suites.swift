@@ -43,6 +43,8 @@ struct ProfileSuite {
     func run() throws -> [BenchmarkResult] {
         defer { try? FileManager.default.removeItem(atPath: storePath) }
         var results = try measureIngest()
+        results += try CSVImportSuite(profile: profile, size: size, options: options, workDirectory: workDirectory,
+                                      log: log).run()
         let info = try HealthStore.open(at: storePath, options: .readOnly).info()
         results += try measureSize(info)
         if profile == .realistic && selects("explicitUUIDs") { results.append(try measureExplicitUUIDs()) }
