@@ -8,65 +8,48 @@
 import Cadence
 import Foundation
 
-/// Importing one profile's data as CSV (the columns `cadence import` reads, as `cadence generate
+/// Importing the suite's data as CSV (the columns `cadence import` reads, as `cadence generate
 /// --format csv` writes them) into a new durable store, on one core and on two: rows stored per second.
 ///
 /// The file is generated once, untimed, and deleted afterwards. Each run starts from an empty store
 /// and includes reading, parsing, validation, the saves and the closing flush, as `cadence import`
 /// does; there is no warm-up, since every run is long and the file is in the page cache after
 /// generation.
-struct CSVImportSuite {
-    let profile: SyntheticProfile
-    let size: Int
-    let options: BenchmarkOptions
-    /// The directory the file and the store are created in (created and deleted by the caller).
-    let workDirectory: String
-    let log: (String) -> Void
+extension ProfileSuite {
+    /// The cores each CSV import figure reads the file on.
+    static let csvImportJobCounts = [1, 2]
 
-    /// The cores each figure reads the file on.
-    static let jobCounts = [1, 2]
-    /// Sizes above this are not measured: the file would take gigabytes of disk.
-    static let sizeLimit = BenchmarkOptions.inMemoryGenerationLimit
-
-    private var label: String { sizeLabel(size) }
     private var csvPath: String { workDirectory + "/\(profile.rawValue)-\(label).csv" }
-    private var storePath: String { workDirectory + "/\(profile.rawValue)-\(label)-csv.cadence" }
+    private var csvStorePath: String { workDirectory + "/\(profile.rawValue)-\(label)-csv.cadence" }
 
-    /// The name of the figure read on `jobs` cores.
-    func figureName(jobs: Int) -> String { "import.csv.\(profile.rawValue).jobs\(jobs).\(label)" }
+    /// The name of the CSV import figure read on `jobs` cores.
+    private func csvImportName(jobs: Int) -> String { "import.csv.\(profile.rawValue).jobs\(jobs).\(label)" }
 
-    /// Whether any of this suite's figures is selected, the size is small enough to write as CSV, and
-    /// it is not measured with the huge suite.
-    var isSelected: Bool {
-        size <= Self.sizeLimit && !options.isHuge(size) && Self.jobCounts.contains { options.selects(figureName(jobs: $0)) }
-    }
-
-    /// Generates the CSV and imports it at each selected core count.
-    func run() throws -> [BenchmarkResult] {
-        guard isSelected else { return [] }
+    /// Generates the CSV and imports it at each selected core count; nothing for sizes above
+    /// ``BenchmarkOptions/inMemoryGenerationLimit`` (the file would take gigabytes of disk) or
+    /// measured with the huge suite.
+    func measureCSVImport() throws -> [BenchmarkResult] {
+        let selected = Self.csvImportJobCounts.filter { options.selects(csvImportName(jobs: $0)) }
+        guard !selected.isEmpty, size <= BenchmarkOptions.inMemoryGenerationLimit, !options.isHuge(size) else { return [] }
         defer {
             try? FileManager.default.removeItem(atPath: csvPath)
-            try? FileManager.default.removeItem(atPath: storePath)
+            try? FileManager.default.removeItem(atPath: csvStorePath)
         }
         log("  writing \(label) \(profile.rawValue) samples as CSV")
         let data = SyntheticHealthData(profile: profile, seed: options.seed, size: .samples(size))
         let rows = try SyntheticExportWriter.export(data, format: .csv, to: csvPath)
         let fileBytes = (try FileManager.default.attributesOfItem(atPath: csvPath)[.size] as? NSNumber)?.intValue ?? 0
-        var results: [BenchmarkResult] = []
-        for jobs in Self.jobCounts where options.selects(figureName(jobs: jobs)) {
-            results.append(try measureImport(jobs: jobs, rows: rows, fileBytes: fileBytes))
-        }
-        return results
+        return try selected.map { try measureCSVImport(jobs: $0, rows: rows, fileBytes: fileBytes) }
     }
 
     /// Imports the file `runs` times on `jobs` cores, each into a new store.
-    private func measureImport(jobs: Int, rows: Int, fileBytes: Int) throws -> BenchmarkResult {
+    private func measureCSVImport(jobs: Int, rows: Int, fileBytes: Int) throws -> BenchmarkResult {
         log("  CSV import on \(jobs) core\(jobs == 1 ? "" : "s"): \(options.runs) runs")
         var summary: ImportSummary?
         let timing = try Stopwatch.measure(runs: options.runs, warmUp: 0, setUp: { _ in
-            try? FileManager.default.removeItem(atPath: storePath)
+            try? FileManager.default.removeItem(atPath: csvStorePath)
         }) { _ in
-            let store = try HealthStore.open(at: storePath)
+            let store = try HealthStore.open(at: csvStorePath)
             summary = try HealthDataImporter(store: store, parallelism: jobs).importFile(atPath: csvPath)
             try store.close()
         }
@@ -74,7 +57,7 @@ struct CSVImportSuite {
             throw BenchmarkFailure("the generated CSV of \(rows) rows did not import cleanly: \(String(describing: summary))")
         }
         return BenchmarkResult(
-            name: figureName(jobs: jobs), kind: .throughput, profile: profile.rawValue, storeSamples: rows, samples: rows,
+            name: csvImportName(jobs: jobs), kind: .throughput, profile: profile.rawValue, storeSamples: rows, samples: rows,
             value: Double(rows) / timing.median, timing: timing, target: jobs == 2 && size >= 1_000_000 ? .csvImport : nil,
             note: "rows stored per second: HealthDataImporter (parallelism \(jobs)) on \(rows) rows, "
                 + String(format: "%.0f MB", Double(fileBytes) / 1e6)
