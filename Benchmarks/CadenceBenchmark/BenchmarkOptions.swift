@@ -46,9 +46,10 @@ struct BenchmarkOptions: Sendable {
     static let usage = """
         USAGE: cadence-bench [options]
 
-        Measures Cadence's ingest, size on disk, open time and query throughput on deterministic
-        synthetic data (a realistic multi-source profile and a dense 5-second heart-rate profile),
-        and the whole-process time of `cadence stats` when `cadence` was built beside it. With
+        Measures Cadence's ingest, CSV import (on 1 and 2 cores, up to 20M samples), size on disk,
+        open time and query throughput on deterministic synthetic data (a realistic multi-source
+        profile and a dense 5-second heart-rate profile), and the whole-process time of `cadence
+        stats` when `cadence` was built beside it. With
         --only kinds, it generates a three-year export.zip of every sample kind instead, and
         measures its import, time asleep per night, sleep and workout queries and a route read.
 

@@ -35,7 +35,7 @@ struct ProfileSuite {
     /// Samples appended before the anchored query.
     static let appendedSamples = 1_000
 
-    private var label: String { sizeLabel(size) }
+    var label: String { sizeLabel(size) }
     private var storePath: String { workDirectory + "/\(profile.rawValue)-\(label).cadence" }
     private var parallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
 
@@ -43,6 +43,7 @@ struct ProfileSuite {
     func run() throws -> [BenchmarkResult] {
         defer { try? FileManager.default.removeItem(atPath: storePath) }
         var results = try measureIngest()
+        results += try measureCSVImport()
         let info = try HealthStore.open(at: storePath, options: .readOnly).info()
         results += try measureSize(info)
         if profile == .realistic && selects("explicitUUIDs") { results.append(try measureExplicitUUIDs()) }

@@ -35,6 +35,12 @@ What is compared, all from one run on one machine:
 
   The ratio is peer median / Cadence median: above 1, Cadence is that many times faster.
 
+* CSV import. The bench's `import.csv.dense.jobs1/jobs2` figures (`cadence-bench` importing the same
+  dense CSV into a new durable store on 1 and 2 cores) beside DuckDB and Polars reading that CSV into
+  memory (every column, dates as timestamps, values as doubles; median of `--runs` runs after one
+  warm-up). Cadence also validates every row, converts units, compresses and writes a durable store:
+  more work, shown for scale.
+
 * Import. Large realistic `export.xml` files from `cadence generate --format export-xml` (two
   sizes by default) are imported with `cadence import` and with `healthkit-to-sqlite --xml`
   (PyPI): wall time and peak resident memory (`/usr/bin/time -v`, "Maximum resident set size")
@@ -281,6 +287,29 @@ def generate(cadence: Path, profile: str, samples: int, seed: int, file_format: 
     if not match:
         raise RuntimeError(f"unexpected output from cadence generate: {result.stdout}")
     return int(match.group(1))
+
+
+def csv_read_peers(con: Any, csv: Path, runs: int) -> dict[str, Timing]:
+    """DuckDB and Polars each reading a whole CSV in `cadence import`'s columns into memory: every
+    column, start and end dates as timestamps, values as doubles."""
+    import polars as pl
+    columns = ("{'type': 'VARCHAR', 'sourceName': 'VARCHAR', 'unit': 'VARCHAR', 'startDate': 'TIMESTAMPTZ', "
+               "'endDate': 'TIMESTAMPTZ', 'value': 'DOUBLE', 'sourceVersion': 'VARCHAR', 'device': 'VARCHAR', "
+               "'creationDate': 'VARCHAR'}")
+
+    def duckdb_read() -> None:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE csv_read AS SELECT * FROM read_csv(?, header = true, "
+                    f"columns = {columns})", [str(csv)])
+
+    def polars_read() -> Any:
+        return pl.read_csv(csv, schema_overrides={"value": pl.Float64}).with_columns(
+            pl.col("startDate").str.to_datetime(time_unit="us", time_zone="UTC"),
+            pl.col("endDate").str.to_datetime(time_unit="us", time_zone="UTC"))
+
+    log("DuckDB and Polars: reading the dense CSV")
+    timings = {"DuckDB": measure(duckdb_read, runs)[0], "Polars": measure(polars_read, runs)[0]}
+    con.execute("DROP TABLE IF EXISTS csv_read")
+    return timings
 
 
 # MARK: - The queries
@@ -671,6 +700,7 @@ class Report:
     rows: list[dict] = field(default_factory=list)
     loads: list[dict] = field(default_factory=list)
     imports: list[dict] = field(default_factory=list)
+    csv_imports: list[dict] = field(default_factory=list)
     sanity: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -699,11 +729,18 @@ class Report:
         for load in self.loads:
             out.append(f"| {load['data']} | {load['rows']:,} | {format_seconds(load['duckdb'])} "
                        f"| {format_seconds(load['polars'])} | {load['cadence']} |")
-        out += ["", "## export.xml import", "",
-                "| records | export.xml | cadence import | peak RSS | healthkit-to-sqlite | peak RSS | ratio |",
-                "|---:|---:|---:|---:|---:|---:|---|"]
-        for item in self.imports:
-            out.append(import_row(item))
+        out += ["", "## CSV import", "",
+                "| file | rows | Cadence, 1 core | Cadence, 2 cores | DuckDB (read into memory) "
+                "| Polars (read into memory) | DuckDB / Cadence 2 cores | Polars / Cadence 2 cores |",
+                "|---|---:|---:|---:|---:|---:|---|---|"]
+        out += [csv_import_row(item) for item in self.csv_imports] or ["| not measured | | | | | | | |"]
+        out += ["", "## export.xml import", ""]
+        if self.imports:
+            out += ["| records | export.xml | cadence import | peak RSS | healthkit-to-sqlite | peak RSS | ratio |",
+                    "|---:|---:|---:|---:|---:|---:|---|"]
+            out += [import_row(item) for item in self.imports]
+        else:
+            out.append("Not measured in this run (--skip-import or --quick).")
         out += ["", "## Sanity check", ""] + [f"- {line}" for line in self.sanity]
         out += ["", "## Targets (from this run)", ""] + [f"- {line}" for line in self.targets]
         out += ["", "## Notes", ""] + [f"- {line}" for line in self.notes]
@@ -729,10 +766,11 @@ class Report:
                 body = body[:-1]
             return [f"### {new_title or title}"] + body + [""]
 
+        xml_import = ("times `cadence import` against `healthkit-to-sqlite` on generated `export.xml` files"
+                      if self.imports else "did not time the export.xml import (skipped in this run)")
         out = ["", f"Measured on the machine below by one command ({meta['date']}), which builds everything in release "
-               "mode, runs `cadence-bench`, generates the same data as CSV for DuckDB and Polars, and times "
-               "`cadence import` against `healthkit-to-sqlite` on generated `export.xml` files; it also rewrote "
-               "this section:", "", "```sh", "python3 -m pip install -r Benchmarks/compare/requirements.txt",
+               "mode, runs `cadence-bench`, generates the same data as CSV for DuckDB and Polars, and "
+               f"{xml_import}; it also rewrote this section:", "", "```sh", "python3 -m pip install -r Benchmarks/compare/requirements.txt",
                f"{meta['command']}", "```", "",
                f"- machine: {meta['machine']}",
                f"- load average (1/5/15 min): start {meta['loadStart']}, end {meta['loadEnd']}",
@@ -747,6 +785,7 @@ class Report:
         out += section("Queries", "Side by side with DuckDB and Polars")
         if full:
             out += section("Loading (not part of any query time; not compared)")
+        out += section("CSV import", "CSV import beside DuckDB and Polars reading the same CSV")
         out += section("export.xml import", "export.xml import beside healthkit-to-sqlite")
         out += section("Targets (from this run)")
         if full:
@@ -768,8 +807,23 @@ class Report:
 
     def json(self) -> str:
         return json.dumps({"meta": self.meta, "queries": self.rows, "loading": self.loads, "import": self.imports,
+                           "csvImport": self.csv_imports,
                            "sanity": self.sanity, "targets": self.targets, "notes": self.notes}, indent=2,
                           default=str)
+
+
+def csv_import_row(item: dict) -> str:
+    """One CSV file: Cadence's import on 1 and 2 cores (rows/s and time) beside the peers' reads."""
+    rows = item["rows"]
+
+    def cadence(seconds: float | None) -> str:
+        return f"{format_seconds(seconds)} ({rows / seconds / 1e6:.2f} M rows/s)" if seconds else "not measured"
+
+    two_cores = item["cadence"].get("2")
+    peers = item["peers"]
+    return (f"| {item['file']} | {rows:,} | {cadence(item['cadence'].get('1'))} | {cadence(two_cores)} "
+            f"| {format_seconds(peers.get('DuckDB'))} | {format_seconds(peers.get('Polars'))} "
+            f"| {format_ratio(peers.get('DuckDB'), two_cores)} | {format_ratio(peers.get('Polars'), two_cores)} |")
 
 
 def import_row(item: dict) -> str:
@@ -931,6 +985,16 @@ def main(argv: list[str]) -> int:
     ]
     if not arguments.keep_data:
         realistic_csv.unlink(missing_ok=True)
+    csv_imports = []
+    cadence_csv = {str(jobs): figure.median for jobs in (1, 2)
+                   if (figure := figures.get(f"import.csv.dense.jobs{jobs}.{label}"))}
+    if cadence_csv:
+        peers = csv_read_peers(con, dense_csv, runs)
+        csv_imports.append({"file": f"dense CSV ({dense_csv.stat().st_size / 1e9:.2f} GB)", "rows": dense_rows,
+                            "cadence": cadence_csv, "peers": {name: timing.median for name, timing in peers.items()},
+                            "peerTimings": {name: timing.as_json() for name, timing in peers.items()}})
+    else:
+        notes.append("The bench report has no import.csv.dense figures: the CSV import was not compared.")
 
     # 5–6. The queries.
     rows, peer_results = [], {}
@@ -992,9 +1056,9 @@ def main(argv: list[str]) -> int:
         "loadStart": load_start, "loadEnd": load_average(),
         "benchLoadStart": bench_report["machine"].get("loadAverageAtStart"),
         "benchLoadEnd": bench_report["machine"].get("loadAverageAtEnd"),
-    }, rows=rows, loads=loads, imports=imports, sanity=sanity, notes=notes)
-    report.targets = issue_targets(rows, imports, samples)
-    report.notes += standing_notes()
+    }, rows=rows, loads=loads, imports=imports, csv_imports=csv_imports, sanity=sanity, notes=notes)
+    report.targets = issue_targets(rows, imports, csv_imports, samples)
+    report.notes += standing_notes(xml_import_measured=bool(imports))
 
     text = report.markdown()
     print(text)
@@ -1025,7 +1089,7 @@ def replace_results_section(path: Path, body: str) -> None:
     path.write_text("\n".join(lines[:start + 1] + body.rstrip("\n").split("\n") + tail))
 
 
-def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[str]:
+def issue_targets(rows: list[dict], imports: list[dict], csv_imports: list[dict], samples: int) -> list[str]:
     """The comparative targets, checked against this run's ratios."""
     by_title = {row["query"]: row for row in rows}
     lines = []
@@ -1044,6 +1108,14 @@ def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[s
     check("daily heart rate avg/min/max", "DuckDB", "duckdb", 30)
     check("hourly heart rate avg/min/max", "Polars", "polars", 1)
     check("five-minute heart rate avg/min/max", "Polars", "polars", 3)
+    for item in csv_imports:
+        two_cores = item["cadence"].get("2")
+        if two_cores:
+            rate = item["rows"] / two_cores
+            lines.append(f"CSV import on 2 cores: {rate / 1e6:.2f} M rows/s (target ≥ 4 M rows/s) — "
+                         f"{'met' if rate >= 4e6 else 'NOT MET'}")
+        else:
+            lines.append("CSV import on 2 cores ≥ 4 M rows/s: not measured")
     for item in imports:
         cadence, peer = item["cadence"], item["healthkitToSqlite"]
         if cadence.get("error") or peer.get("error"):
@@ -1067,9 +1139,9 @@ def issue_targets(rows: list[dict], imports: list[dict], samples: int) -> list[s
     return lines
 
 
-def standing_notes() -> list[str]:
-    """What a reader needs to read the figures correctly (true of every run)."""
-    return [
+def standing_notes(xml_import_measured: bool) -> list[str]:
+    """What a reader needs to read the figures correctly (true of every run that measured them)."""
+    notes = [
         "Heart rate in these profiles is zero-length samples, so HealthKit's temporally weighted "
         "average (what Cadence computes) equals the arithmetic mean the peers compute.",
         "Peers get a per-type table/frame (the type filter, parsing and sorting happen at load time, untimed); "
@@ -1085,9 +1157,14 @@ def standing_notes() -> list[str]:
         "so it has no ratio. The naive sum row is different work, timed for reference only.",
         "Cadence's ingest is a different operation (in-memory batches to a durable, fsync'd on-disk store) from "
         "the peers' CSV parse into memory: listed for context, not compared.",
-        "Import: both tools read the same uncompressed export.xml (healthkit-to-sqlite with --xml, Cadence directly), "
-        "one run each; peak memory is GNU time's maximum resident set size of the whole process.",
+        "CSV import: Cadence's figure is the bench's (read, parse, validate, convert units, save into a durable "
+        "compressed store, close); the peers' is reading the same CSV into memory with every column typed. "
+        "The ratio shows scale, not the same work.",
     ]
+    if xml_import_measured:
+        notes.append("Import: both tools read the same uncompressed export.xml (healthkit-to-sqlite with --xml, Cadence "
+                     "directly), one run each; peak memory is GNU time's maximum resident set size of the whole process.")
+    return notes
 
 
 if __name__ == "__main__":

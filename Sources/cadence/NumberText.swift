@@ -10,15 +10,46 @@ enum NumberText {
     /// A value rounded to a precision that suits its size: no decimals from 100 up, one from 10,
     /// two below, four below 0.1; trailing zeros dropped.
     static func readable(_ value: Double) -> String {
-        guard value.isFinite else { return "-" }
+        var text = OutputText()
+        appendReadable(value, to: &text)
+        return text.string
+    }
+
+    /// Appends a value as ``readable(_:)`` writes it, without making a string.
+    static func appendReadable(_ value: Double, to text: inout OutputText) {
+        guard value.isFinite else { return text.append("-") }
         let magnitude = abs(value)
-        let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 || magnitude == 0 ? 2 : 4
-        var text = fixed(value, decimals: decimals)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
+        var decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 || magnitude == 0 ? 2 : 4
+        var divisor: Int64 = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        let scaled = (magnitude * Double(divisor)).rounded()
+        guard scaled < 9e15 else {
+            // Beyond whole digits: the description, as ``fixed(_:decimals:)`` gives it, trimmed alike.
+            var description = "\(value)"
+            if description.contains(".") {
+                while description.hasSuffix("0") { description.removeLast() }
+                if description.hasSuffix(".") { description.removeLast() }
+            }
+            return text.append(description)
         }
-        return text == "-0" ? "0" : text
+        var digits = Int64(scaled)
+        if value < 0 && digits != 0 { text.append(byte: UInt8(ascii: "-")) }
+        // Trailing zeros of the fraction are dropped.
+        while decimals > 0 && digits % 10 == 0 {
+            digits /= 10
+            divisor /= 10
+            decimals -= 1
+        }
+        text.appendInteger(digits / divisor)
+        guard decimals > 0 else { return }
+        text.append(byte: UInt8(ascii: "."))
+        var fraction = digits % divisor
+        var place = divisor / 10
+        while place > 0 {
+            text.append(byte: UInt8(ascii: "0") + UInt8(fraction / place))
+            fraction %= place
+            place /= 10
+        }
     }
 
     /// A value with exactly `decimals` digits after the point, rounded half away from zero.

@@ -34,6 +34,11 @@ struct OutputText {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends bytes of UTF-8 text.
+    mutating func append(contentsOf text: some Sequence<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
     /// Appends one ASCII byte.
     mutating func append(byte: UInt8) {
         bytes.append(byte)

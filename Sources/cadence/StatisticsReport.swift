@@ -243,10 +243,13 @@ struct StatisticsReport {
 
     // MARK: Table
 
-    /// Aligned columns with local dates and the unit in each value header.
-    func table() -> String {
-        let dates = rows.flatMap { [$0.start, $0.end] }.compactMap { $0 }
-        let showsTime = dates.contains { !LocalDateText.isMidnight($0, timeZone: timeZone) }
+    /// Appends aligned columns with local dates and the unit in each value header.
+    func writeTable(to text: inout OutputText) {
+        var dates = LocalDateText.Writer(timeZone: timeZone)
+        var showsTime = false
+        for row in rows where !showsTime {
+            showsTime = [row.start, row.end].contains { date in date.map { !dates.isMidnight($0) } ?? false }
+        }
         var columns = [TableRenderer.Column("Start"), TableRenderer.Column("End")]
         if selection.separateBySource { columns.append(TableRenderer.Column("Source")) }
         for column in selection.columns {
@@ -254,27 +257,33 @@ struct StatisticsReport {
             columns.append(TableRenderer.Column(column.title + unitText, alignment: .right))
         }
         var table = TableRenderer(columns: columns)
+        func appendDate(_ date: Date?) {
+            guard let date else { return table.appendCell("") }
+            table.appendASCIICell { dates.append(date, showsTime: showsTime, to: &$0) }
+        }
         for row in rows {
             for line in [row] + row.sources {
                 let isSourceLine = line.source != nil
-                var cells = [
-                    isSourceLine ? "" : line.start.map { LocalDateText.format($0, timeZone: timeZone, showsTime: showsTime) } ?? "",
-                    isSourceLine ? "" : line.end.map { LocalDateText.format($0, timeZone: timeZone, showsTime: showsTime) } ?? "",
-                ]
-                if selection.separateBySource { cells.append(line.source ?? "all sources") }
+                appendDate(isSourceLine ? nil : line.start)
+                appendDate(isSourceLine ? nil : line.end)
+                if selection.separateBySource { table.appendCell(line.source ?? "all sources") }
                 for (index, column) in selection.columns.enumerated() {
-                    let text = column == .duration
-                        ? line.values[index].map { NumberText.clock($0, alwaysShowsHours: true) }
-                        : line.values[index].map(NumberText.readable)
-                    cells.append(text ?? "-")
+                    if let value = line.values[index] {
+                        if column == .duration {
+                            table.appendCell(NumberText.clock(value, alwaysShowsHours: true))
+                        } else {
+                            table.appendASCIICell { NumberText.appendReadable(value, to: &$0) }
+                        }
+                    } else {
+                        table.appendCell("-")
+                    }
                 }
-                table.append(cells)
             }
         }
         // Durations print as clock times and counts as numbers: only other statistics need the unit.
         let unitPhrase = selection.columns.allSatisfy { $0 == .duration || $0 == .count } ? "" : " in \(unit.unitString)"
-        var heading = "\(typeName)\(unitPhrase), times in \(timeZoneName)\n"
-        if rows.isEmpty { heading += "(no intervals)\n" }
-        return heading + table.render()
+        text.append("\(typeName)\(unitPhrase), times in \(timeZoneName)\n")
+        if rows.isEmpty { text.append("(no intervals)\n") }
+        table.write(to: &text)
     }
 }

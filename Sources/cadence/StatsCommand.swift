@@ -65,7 +65,7 @@ struct StatsCommand: ParsableCommand {
             report.writeJSON(to: &text)
             text.append(byte: UInt8(ascii: "\n"))
         case .csv: report.writeCSV(to: &text)
-        case .table: text.append(report.table())
+        case .table: report.writeTable(to: &text)
         }
         StandardStreams.write(text.bytes, to: STDOUT_FILENO)
     }

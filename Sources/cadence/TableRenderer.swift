@@ -35,20 +35,48 @@ struct TableRenderer {
 
     /// The columns.
     var columns: [Column]
-    /// The rows, one cell per column.
-    private(set) var rows: [[String]] = []
     /// Whether the header and its rule are printed.
     var showsHeader = true
+    /// Every cell's text, one after another, row by row.
+    private var cellText = OutputText()
+    /// Where each cell ends in ``cellText``.
+    private var cellEnds: [Int] = []
+    /// Each cell's width in characters.
+    private var cellWidths: [Int] = []
 
     init(columns: [Column]) {
         self.columns = columns
     }
 
+    /// The number of complete rows.
+    var rowCount: Int { columns.isEmpty ? 0 : cellEnds.count / columns.count }
+
     /// Adds a row; missing cells are blank and extra cells are ignored. Control characters and
     /// bidirectional marks in a cell are written as `\u{…}` escapes: a cell holds data (source
     /// names, metadata) that must not move the cursor, recolour or reorder the terminal's text.
     mutating func append(_ cells: [String]) {
-        rows.append((0..<columns.count).map { $0 < cells.count ? Self.escaped(cells[$0]) : "" })
+        for index in columns.indices { appendCell(index < cells.count ? cells[index] : "") }
+    }
+
+    /// Adds the next cell of the row being filled (rows fill column by column), escaped as
+    /// ``append(_:)`` escapes cells.
+    mutating func appendCell(_ text: String) {
+        let cell = Self.escaped(text)
+        cellText.append(cell)
+        endCell(width: cell.count)
+    }
+
+    /// Adds the next cell, written by `write` straight into the table's buffer; it must write
+    /// printable ASCII only (dates, numbers), so that its width is its byte count.
+    mutating func appendASCIICell(_ write: (inout OutputText) -> Void) {
+        let start = cellText.bytes.count
+        write(&cellText)
+        endCell(width: cellText.bytes.count - start)
+    }
+
+    private mutating func endCell(width: Int) {
+        cellEnds.append(cellText.bytes.count)
+        cellWidths.append(width)
     }
 
     /// `text` with every control character and bidirectional formatting mark escaped.
@@ -76,29 +104,53 @@ struct TableRenderer {
 
     /// The table as lines of text (header, rule, rows), each ending in a newline.
     func render() -> String {
-        var widths = columns.map { showsHeader ? $0.title.count : 0 }
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        var output = ""
-        if showsHeader {
-            output += line(columns.map(\.title), widths: widths)
-            output += line(widths.map { String(repeating: "-", count: $0) }, widths: widths)
-        }
-        for row in rows { output += line(row, widths: widths) }
-        return output
+        var text = OutputText()
+        write(to: &text)
+        return text.string
     }
 
-    private func line(_ cells: [String], widths: [Int]) -> String {
-        var parts: [String] = []
-        for (index, cell) in cells.enumerated() {
-            let padding = String(repeating: " ", count: max(0, widths[index] - cell.count))
-            let isLast = index == cells.count - 1
-            switch columns[index].alignment {
-            case .left: parts.append(isLast ? cell : cell + padding)
-            case .right: parts.append(padding + cell)
+    /// Appends the table as lines of text (header, rule, rows), each ending in a newline.
+    ///
+    /// - Complexity: O(*n*) in the table's text, with no allocation per cell.
+    func write(to text: inout OutputText) {
+        let rows = rowCount
+        var widths = columns.map { showsHeader ? $0.title.count : 0 }
+        for row in 0..<rows {
+            for column in columns.indices { widths[column] = max(widths[column], cellWidths[row * columns.count + column]) }
+        }
+        if showsHeader {
+            for (index, column) in columns.enumerated() {
+                writeCell(column: index, width: column.title.count, widths: widths, to: &text) { $0.append(column.title) }
+            }
+            for (index, width) in widths.enumerated() {
+                writeCell(column: index, width: width, widths: widths, to: &text) {
+                    $0.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: width))
+                }
             }
         }
-        return parts.joined(separator: "  ") + "\n"
+        for cell in 0..<(rows * columns.count) {
+            let start = cell == 0 ? 0 : cellEnds[cell - 1]
+            writeCell(column: cell % columns.count, width: cellWidths[cell], widths: widths, to: &text) {
+                $0.append(contentsOf: cellText.bytes[start..<cellEnds[cell]])
+            }
+        }
+    }
+
+    /// Writes a cell padded to its column's width, two spaces after the one before, and a line
+    /// break after the last (which, aligned left, is not padded).
+    private func writeCell(column: Int, width: Int, widths: [Int], to text: inout OutputText,
+                           _ write: (inout OutputText) -> Void) {
+        if column > 0 { text.appendSpaces(2) }
+        let padding = max(0, widths[column] - width)
+        let isLast = column == columns.count - 1
+        switch columns[column].alignment {
+        case .left:
+            write(&text)
+            if !isLast { text.appendSpaces(padding) }
+        case .right:
+            text.appendSpaces(padding)
+            write(&text)
+        }
+        if isLast { text.append(byte: UInt8(ascii: "\n")) }
     }
 }

@@ -61,25 +61,33 @@ struct CSVFieldsTests {
             file += fields.map(Self.encode).joined(separator: [UInt8(ascii: ",")])
             file += random.below(2) == 0 ? [0x0A] : [0x0D, 0x0A]
         }
-        let expected = rows.map { row in (Self.isBlank(row) ? [Array("a".utf8)] : row).map { String(decoding: $0, as: UTF8.self) } }
+        let expectedBytes = rows.map { row in Self.isBlank(row) ? [Array("a".utf8)] : row }
+        let expected = expectedBytes.map { row in row.map { String(decoding: $0, as: UTF8.self) } }
 
         var reader = try CSVReader(path: "fields.csv")
         var delivered = 0
         var mismatches: [String] = []
         let check: (inout CSVFields) -> Void = { fields in
             let want = expected[delivered]
+            let wantBytes = expectedBytes[delivered]
             delivered += 1
             #expect(fields.count == want.count)
             // Ask for a random subset of the columns, in a random order, some twice.
             for _ in 0..<random.below(7) {
                 let column = random.below(6)
+                let other = random.below(6)
                 let got = fields.string(column)
-                let isEmpty = fields.isEmpty(column)
-                let bytes = fields.withField(column) { $0.map(Array.init) }
+                let (isEmpty, bytes, equalsOther) = fields.withView { view in
+                    (view.isEmpty(column), view.field(column).map(Array.init), view.field(column, equals: other))
+                }
                 let text = column < want.count ? want[column] : nil
+                let otherText = other < want.count ? want[other] : nil
                 if got != text || isEmpty != (text?.isEmpty ?? true)
-                    || bytes.map({ String(decoding: $0, as: UTF8.self) }) != text {
-                    mismatches.append("row \(delivered) column \(column): \(String(describing: got)) vs \(String(describing: text))")
+                    || bytes.map({ String(decoding: $0, as: UTF8.self) }) != text
+                    || equalsOther != ((column < wantBytes.count ? wantBytes[column] : nil)
+                                       == (other < wantBytes.count ? wantBytes[other] : nil)) {
+                    mismatches.append("row \(delivered) column \(column): \(String(describing: got)) vs \(String(describing: text))"
+                                      + ", equal to column \(other) (\(String(describing: otherText))): \(equalsOther)")
                 }
             }
         }
@@ -125,6 +133,12 @@ struct CSVFieldsTests {
         row(start: "2024-01-01T08:00:00")
         row(end: "")
         row(creation: "2024-01-01T08:09:00Z")
+        // An end or creation date written as the start is taken from it, whatever its format.
+        row(end: "2024-01-01T08:00:00Z", creation: "2024-01-01T08:00:00Z")
+        row(start: "2024-01-01 08:00:00 +0000", end: "2024-01-01 08:00:00 +0000", creation: "2024-01-01 08:00:00 +0000")
+        row(start: "2024-01-01T08:00:00.5+01:00", end: "2024-01-01T08:00:00.5+01:00")
+        row(start: "2024-01-01T08:00:00Z", end: "2024-01-01T08:00:00Z", creation: "2024-01-01T08:00:00z")
+        row(start: "2024-02-30T08:00:00Z", end: "2024-02-30T08:00:00Z", creation: "2024-02-30T08:00:00Z")
         row(creation: "2024-01-01T08:99:00Z")
         row(creation: "2024-01-01 08:09:00 +0000")
         row(uuid: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")

@@ -45,13 +45,16 @@ struct CSVImportColumns {
 /// A CSV row read in place by the collector's common-record path: attributes compared as bytes,
 /// dates parsed from the field bytes.
 private struct CSVImportRow: RecordFields {
-    let fields: CSVFields
+    /// The reader's row, borrowed as buffers: copying the row itself would retain and release
+    /// each of its arrays for every row.
+    let fields: CSVFields.View
     let columns: CSVImportColumns
 
     var line: Int { fields.line }
 
     var hasExtras: Bool {
-        !(columns.uuid.map(fields.isEmpty) ?? true) || !columns.metadata.allSatisfy { fields.isEmpty($0.1) }
+        if let uuid = columns.uuid, !fields.isEmpty(uuid) { return true }
+        return columns.metadata.contains { !fields.isEmpty($0.1) }
     }
 
     func attribute(_ attribute: RecordAttribute, equals text: String?) -> Bool {
@@ -63,31 +66,33 @@ private struct CSVImportRow: RecordFields {
         case .device: columns.device
         }
         // An empty field reads as missing, as on the general path.
-        guard let column, !fields.isEmpty(column) else { return text == nil }
+        guard let column, !fields.isEmpty(column), let bytes = fields.field(column) else { return text == nil }
         guard var text else { return false }
-        return fields.withField(column) { bytes in
-            text.withUTF8 { expected in
-                guard let bytes, expected.count == bytes.count else { return false }
-                guard let expectedBase = expected.baseAddress, let base = bytes.baseAddress else { return bytes.isEmpty }
-                return memcmp(expectedBase, base, bytes.count) == 0
-            }
+        return text.withUTF8 { expected in
+            guard expected.count == bytes.count else { return false }
+            guard let expectedBase = expected.baseAddress, let base = bytes.baseAddress else { return bytes.isEmpty }
+            return memcmp(expectedBase, base, bytes.count) == 0
         }
     }
 
     func timestamps() -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
-        guard let start = date(columns.startDate), let end = date(columns.endDate) else { return nil }
+        // Files often repeat the start as the end (an instant) and as the creation date: a date
+        // whose text is the start's is not parsed again.
+        guard let start = date(columns.startDate),
+              let end = fields.field(columns.endDate, equals: columns.startDate) ? start : date(columns.endDate)
+        else { return nil }
         guard let column = columns.creationDate, !fields.isEmpty(column) else { return (start, end, nil) }
-        guard let creation = date(column) else { return nil }
+        guard let creation = fields.field(column, equals: columns.startDate) ? start : date(column) else { return nil }
         return (start, end, creation)
     }
 
     func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
-        fields.withField(columns.value, body)
+        body(fields.field(columns.value))
     }
 
     /// The date in a column, or nil when the field is missing or is not a date.
     private func date(_ column: Int) -> Timestamp? {
-        fields.withField(column) { bytes in bytes.flatMap { try? SampleCollector.parseDate($0) } }
+        fields.field(column).flatMap { try? SampleCollector.parseDate($0) }
     }
 }
 
@@ -95,7 +100,7 @@ extension SampleCollector {
     /// Adds a row as the reader holds it: the common row by the collector's fast path, any other
     /// as a ``CSVRow``.
     mutating func add(_ row: inout CSVFields, columns: CSVImportColumns) {
-        if !addIfRepeating(CSVImportRow(fields: row, columns: columns)) { add(row.row(), columns: columns) }
+        if !row.withView({ addIfRepeating(CSVImportRow(fields: $0, columns: columns)) }) { add(row.row(), columns: columns) }
     }
 
     /// Adds a row; a row that cannot be stored is counted or rejected with its line.
