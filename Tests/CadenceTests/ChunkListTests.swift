@@ -14,12 +14,12 @@ import Testing
 /// once, and its damage is reported for that type alone.
 @Suite("Chunk lists")
 struct ChunkListTests {
-    /// A closed memory store holding random samples of several types in chunks of 50, with the
-    /// samples it holds.
+    /// A closed memory store holding random samples of several types in chunks of 2 (each type
+    /// has more chunks than its outline in the manifest has bytes), with the samples it holds.
     static func store() throws -> (fileSystem: MemoryFileSystem, samples: [QuantitySample]) {
         let memory = MemoryFileSystem()
         var options = HealthStore.Options()
-        options.chunkCapacity = 50
+        options.chunkCapacity = 2
         let samples = try StoreTests.randomSamples(count: 1_200, seed: 71)
         let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
         try store.save(samples)

@@ -43,7 +43,8 @@ package final class ChunkList: Sendable {
         }
 
         init(from reader: inout BinaryReader) throws {
-            chunkCount = try reader.readCount()
+            // Not a count of bytes that follow: the chunks are listed elsewhere.
+            chunkCount = Int(clamping: try reader.readVarint())
             byteCount = Int(clamping: try reader.readVarint())
             summary = try SampleSummary(from: &reader, maximumCount: SampleSummary.maximumCount * max(1, chunkCount))
         }
