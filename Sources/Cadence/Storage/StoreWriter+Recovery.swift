@@ -34,8 +34,10 @@ extension StoreWriter {
         }
         var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
                                  manifest: manifest)
-        let snapshot = try writer.load()
-        try writer.removeOrphans()
+        // One listing serves the log replay and the removal of orphans (it grows with the chunks).
+        let names = try fileSystem.contentsOfDirectory(path)
+        let snapshot = try writer.load(names)
+        try writer.removeOrphans(names)
         return (writer, snapshot)
     }
 
@@ -89,7 +91,7 @@ extension StoreWriter {
             do {
                 var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
                                          manifest: try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem))
-                let snapshot = try writer.load()
+                let snapshot = try writer.load(try fileSystem.contentsOfDirectory(path))
                 writer.manifestVersion = version
                 if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
             } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
@@ -158,9 +160,10 @@ extension StoreWriter {
     }
 
     /// Builds the snapshot from the manifest and the log segments it does not cover.
-    mutating func load() throws -> StoreSnapshot {
+    /// - Parameter names: The names of the files in the store's directory.
+    mutating func load(_ names: [String]) throws -> StoreSnapshot {
         for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
-        return try replayLog(onto: snapshotFromManifest())
+        return try replayLog(onto: snapshotFromManifest(), names: names)
     }
 
     func snapshotFromManifest() -> StoreSnapshot {
@@ -180,8 +183,8 @@ extension StoreWriter {
                              sourcePriority: manifest.sourcePriority, types: types, tombstones: manifest.tombstones)
     }
 
-    mutating func replayLog(onto snapshot: StoreSnapshot) throws -> StoreSnapshot {
-        let segments = try fileSystem.contentsOfDirectory(directory).compactMap(WriteAheadLog.segmentNumber).sorted()
+    mutating func replayLog(onto snapshot: StoreSnapshot, names: [String]) throws -> StoreSnapshot {
+        let segments = names.compactMap(WriteAheadLog.segmentNumber).sorted()
         var snapshot = snapshot
         var lastSegment = manifest.logSegment
         for (position, segment) in segments.enumerated() {
@@ -227,8 +230,9 @@ extension StoreWriter {
     /// The chunk lists are not read for this unless the chunk files tell of a leftover: files
     /// numbered from ``Manifest/nextChunkNumber`` on were never listed, and more files below it
     /// than the manifest's chunk count means some of them are no longer listed.
-    func removeOrphans() throws {
-        let names = try fileSystem.contentsOfDirectory(directory)
+    ///
+    /// - Parameter names: The names of the files in the store's directory, listed at opening.
+    func removeOrphans(_ names: [String]) throws {
         let lists = manifest.chunkListNumbers
         let chunkNumbers = names.compactMap(Manifest.chunkNumber)
         let listedCount = manifest.types.reduce(0) { $0 + $1.chunks.outline.chunkCount }
