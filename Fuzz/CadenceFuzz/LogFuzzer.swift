@@ -39,7 +39,7 @@ enum LogFuzzer {
         default:
             var manifest = body
             _ = ChunkFuzzer.refreshSection(&manifest, at: 10)
-            if expectingCadenceErrors("Manifest(decoding:)", { try Manifest(decoding: manifest, path: manifestPath) }) != nil {
+            if expectingCadenceErrors("Manifest(decoding:)", { try Manifest(decoding: manifest, path: manifestPath, fileSystem: MemoryFileSystem()) }) != nil {
                 openStore(files: [manifestPath: manifest])
             }
         }

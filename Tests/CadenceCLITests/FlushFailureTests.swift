@@ -13,11 +13,12 @@ import Testing
 /// a failure, with its own exit status.
 @Suite("Flush failure after a commit")
 struct FlushFailureTests {
-    /// 8 KB: room for a small log record and chunk, not for the store's MANIFEST.
+    /// 8 KB: room for a small log record and chunk, not for the type's chunk list (which a flush rewrites).
     static let fileSizeLimit = 16
 
-    /// A store whose MANIFEST (hundreds of small chunks) outgrows ``fileSizeLimit``, with an empty log.
-    static func storeWithLargeManifest(at path: String) throws {
+    /// A store whose one type's chunk list (hundreds of small chunks) outgrows ``fileSizeLimit``,
+    /// with an empty log.
+    static func storeWithLargeChunkList(at path: String) throws {
         var options = HealthStore.Options()
         options.chunkCapacity = 10
         let store = try HealthStore.open(at: path, options: options)
@@ -27,8 +28,9 @@ struct FlushFailureTests {
                                end: start.addingTimeInterval(Double(index) * 60 + 30), source: Source(name: "Watch"))
         })
         try store.close()
-        let manifest = try FileManager.default.attributesOfItem(atPath: path + "/MANIFEST")[.size] as? Int ?? 0
-        try #require(manifest > 2 * fileSizeLimit * 512)
+        let list = try #require(try FileManager.default.contentsOfDirectory(atPath: path).first { $0.hasPrefix("list-") })
+        let size = try FileManager.default.attributesOfItem(atPath: path + "/" + list)[.size] as? Int ?? 0
+        try #require(size > 2 * fileSizeLimit * 512)
     }
 
     @Test("import and delete exit 75, keep their output, and the change is there when the store is next read")
@@ -36,7 +38,7 @@ struct FlushFailureTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = directory.path("store")
-        try Self.storeWithLargeManifest(at: store)
+        try Self.storeWithLargeChunkList(at: store)
         let csv = directory.path("new.csv")
         try """
             type,sourceName,unit,startDate,endDate,value,uuid

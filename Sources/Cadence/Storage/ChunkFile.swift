@@ -55,7 +55,7 @@ package struct ChunkFile: Sendable {
     /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
     /// the column sections (their checksums are checked when they are decoded).
     package init(bytes: [UInt8], path: String) throws {
-        var reader = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path)
+        var reader = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path).reader
         let summaryBytes = try ChecksummedSection.read(&reader, name: "summary")
         var summaryReader = BinaryReader(Array(summaryBytes), path: path)
         typeIdentifier = try summaryReader.readString()
@@ -137,15 +137,21 @@ package struct ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
+    /// Version 3: the manifest lists each type's chunks in outline, the chunks themselves in a
+    /// chunk list file per type (read when the type is first used). Chunk files are as in version 2.
+    package static let current: UInt16 = 3
     /// Version 2: derived UUIDs include every attribute and an occurrence number (SPEC §1), and
-    /// the manifest keeps per-type source priority lists.
-    package static let current: UInt16 = 2
+    /// the manifest keeps per-type source priority lists and every chunk's summary. Still read.
+    package static let oldestRead: UInt16 = 2
 
-    /// Checks a file's magic bytes and version, and returns a reader positioned after them.
+    /// Checks a file's magic bytes and version, and returns a reader positioned after them, with
+    /// the version.
     ///
+    /// - Parameter oldest: The oldest version of this kind of file (chunk lists began with 3).
     /// - Throws: ``CadenceError/Code/corruptFile`` for wrong magic bytes,
     ///   ``CadenceError/Code/unsupportedFormatVersion`` for another version.
-    package static func readHeader(_ bytes: [UInt8], magic: [UInt8], kind: String, path: String) throws -> BinaryReader {
+    package static func readHeader(_ bytes: [UInt8], magic: [UInt8], kind: String, path: String,
+                                   oldest: UInt16 = oldestRead) throws -> (reader: BinaryReader, version: UInt16) {
         guard bytes.count >= magic.count + 2, Array(bytes[0..<magic.count]) == magic else {
             throw CadenceError(.corruptFile, "not a Cadence \(kind) (bad magic)", path: path)
         }
@@ -157,11 +163,11 @@ package enum FormatVersion {
                                "this store was written by an earlier Cadence whose sample identities merged distinct look-alike records; it is not migrated: re-import your data into a new store",
                                path: path)
         }
-        guard version == current else {
+        guard (oldest...current).contains(version) else {
             throw CadenceError(.unsupportedFormatVersion,
-                               "\(kind) format version \(version) is not supported (this build reads \(current))",
+                               "\(kind) format version \(version) is not supported (this build reads \(oldest) to \(current))",
                                path: path)
         }
-        return reader
+        return (reader, version)
     }
 }

@@ -32,15 +32,15 @@ extension HealthStore {
     ///
     /// Chunk files that are missing or fail a checksum are dropped from the manifest (their
     /// samples are lost, and counted); a log segment is cut before its first damaged record (the
-    /// records after it are lost, and counted). A damaged manifest cannot be rebuilt — it holds
-    /// the source dictionary the chunks refer to — so repair then throws and the store should be
+    /// records after it are lost, and counted). A damaged manifest (or chunk list) cannot be rebuilt
+    /// — it holds the source dictionary the chunks refer to — so repair then throws and the store should be
     /// restored from a backup. Nothing is changed when the store is intact.
     ///
     /// Only proven damage is dropped: a chunk that cannot be read for another reason (a
     /// permission error, `EIO`) stops repair with that error, and nothing is changed.
     ///
     /// - Throws: ``CadenceError/Code/storeLocked`` when a process has the store open for writing;
-    ///   ``CadenceError/Code/corruptFile`` when the manifest itself is damaged;
+    ///   ``CadenceError/Code/corruptFile`` when the manifest itself or a type's chunk list is damaged;
     ///   ``CadenceError/Code/io`` naming the file that could not be read.
     /// - Complexity: O(*n*): every chunk and log record is read and checked.
     /// - Parameter waitForWriter: Wait for a process writing the store to close it, instead of throwing.
@@ -54,23 +54,24 @@ extension HealthStore {
         let lock = try StoreWriter.takeLock(path, waiting: waitForWriter, fileSystem: fileSystem)
         defer { lock.unlock() }
         let manifestPath = path + "/" + Manifest.fileName
-        var manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
+        let intact = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem)
+        var manifest = intact
         var report = RepairReport()
         for index in manifest.types.indices {
             let identifier = manifest.types[index].type.identifier
-            try manifest.types[index].chunks.removeAll { entry in
-                let chunkPath = path + "/" + Manifest.chunkFileName(entry.number)
-                let handle = ChunkHandle(number: entry.number, path: chunkPath, byteCount: entry.byteCount,
-                                         summary: entry.summary, fileSystem: fileSystem)
+            var chunks = try manifest.types[index].chunks.chunks()
+            let count = chunks.count
+            try chunks.removeAll { chunk in
                 do {
-                    try handle.verifyOnDisk()
+                    try chunk.verifyOnDisk()
                     return false
                 } catch let error as CadenceError where Self.provesDamage(error) {
-                    report.damage.append(.init(path: chunkPath, action: "\(error.message); dropped \(entry.summary.count) \(identifier) samples"))
-                    report.samplesLost += entry.summary.count
+                    report.damage.append(.init(path: chunk.path, action: "\(error.message); dropped \(chunk.summary.count) \(identifier) samples"))
+                    report.samplesLost += chunk.summary.count
                     return true
                 }
             }
+            if chunks.count < count { manifest.types[index].chunks = ChunkList(chunks) }
         }
         let segments = try fileSystem.contentsOfDirectory(path).compactMap(WriteAheadLog.segmentNumber).sorted()
         var cut = false
@@ -97,8 +98,7 @@ extension HealthStore {
             }
         }
         if !report.damage.isEmpty {
-            try fileSystem.syncDirectory(path)
-            try fileSystem.replaceFile(manifestPath, manifest.encode())
+            try manifest.install(replacing: intact, in: path, fileSystem: fileSystem)
         }
         return report
     }

@@ -92,7 +92,9 @@ public final class HealthStore: Sendable {
     /// - Throws: ``CadenceError/Code/storeLocked`` when another process has it open for writing;
     ///   ``CadenceError/Code/corruptFile`` naming the damaged file;
     ///   ``CadenceError/Code/unsupportedFormatVersion`` for a store of an unknown format.
-    /// - Complexity: O(*c* + *w*) for *c* chunks (only the manifest is read) and *w* bytes of log.
+    /// - Complexity: O(*t* + *f* + *w*) for *t* types, *f* files in the directory and *w* bytes
+    ///   of log: the manifest keeps each type's chunks in outline, and a type's chunk list is read
+    ///   the first time the type is used (a store written by format version 2 reads every list at once).
     public static func open(at path: String, options: Options = Options()) throws -> HealthStore {
         try open(at: path, options: options, fileSystem: POSIXFileSystem())
     }

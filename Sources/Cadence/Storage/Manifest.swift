@@ -8,20 +8,15 @@
 import Foundation
 
 /// The store's table of contents, replaced atomically on every flush and compaction: which
-/// chunk files hold which type's samples (with their summaries), the provenance dictionary, the
-/// retained deletions, and where the write-ahead log resumes.
+/// types the store holds, with each type's chunks in outline and the number of the file that lists
+/// them (see ``ChunkList``), the provenance dictionary, the retained deletions, and where the
+/// write-ahead log resumes. Opening reads and checks only this; a type's chunk list is read when
+/// the type is first used.
 package struct Manifest: Sendable {
-    /// A chunk as the manifest lists it.
-    package struct ChunkEntry: Sendable {
-        package var number: UInt64
-        package var byteCount: Int
-        package var summary: SampleSummary
-    }
-
     /// A type and its chunks, in file order.
     package struct TypeEntry: Sendable {
         package var type: QuantityType
-        package var chunks: [ChunkEntry]
+        package var chunks: ChunkList
         /// The last change when the type was compacted: the samples deleted up to it are no
         /// longer in its chunk files, so their deletions hide nothing.
         package var compactedSequence: Int64 = 0
@@ -55,6 +50,19 @@ package struct Manifest: Sendable {
         return "chunk-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdc"
     }
 
+    /// The file name of chunk list `number` (numbered from the chunk numbers: no file shares one).
+    package static func chunkListFileName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "list-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdl"
+    }
+
+    /// The list number of a file name that is exactly what ``chunkListFileName(_:)`` gives, else `nil`.
+    package static func chunkListNumber(_ name: String) -> UInt64? {
+        guard name.hasPrefix("list-"), name.hasSuffix(".cdl"), let number = UInt64(name.dropFirst(5).dropLast(4)),
+              chunkListFileName(number) == name else { return nil }
+        return number
+    }
+
     /// The chunk number of a file name that is exactly what ``chunkFileName(_:)`` gives, else `nil`.
     package static func chunkNumber(_ name: String) -> UInt64? {
         guard name.hasPrefix("chunk-"), name.hasSuffix(".cdc"), let number = UInt64(name.dropFirst(6).dropLast(4)),
@@ -62,6 +70,32 @@ package struct Manifest: Sendable {
         return number
     }
 
+    /// The numbers of the chunk list files the manifest refers to.
+    package var chunkListNumbers: Set<UInt64> { Set(types.compactMap(\.chunks.fileNumber)) }
+
+    /// Makes this the store's manifest: writes a file for every chunk list held only in memory
+    /// (numbered from ``nextChunkNumber``), syncs the directory, replaces the MANIFEST atomically,
+    /// and then removes the list files of `previous` that it no longer refers to. A crash leaves
+    /// the old manifest or the new one, each with its lists; list files no manifest refers to
+    /// are removed when the store is next opened for writing.
+    package mutating func install(replacing previous: Manifest, in directory: String, fileSystem: any FileSystem) throws {
+        for index in types.indices where types[index].chunks.fileNumber == nil && types[index].chunks.outline.chunkCount > 0 {
+            let chunks = try types[index].chunks.chunks()
+            let number = nextChunkNumber
+            nextChunkNumber += 1
+            try fileSystem.writeFile(directory + "/" + Self.chunkListFileName(number),
+                                     ChunkList.encode(chunks, typeIdentifier: types[index].type.identifier))
+            types[index].chunks = ChunkList(chunks, fileNumber: number)
+        }
+        try fileSystem.syncDirectory(directory)
+        try fileSystem.replaceFile(directory + "/" + Self.fileName, encode())
+        for number in previous.chunkListNumbers.subtracting(chunkListNumbers) {
+            try fileSystem.remove(directory + "/" + Self.chunkListFileName(number))
+        }
+    }
+
+    /// The manifest's bytes. Every type with chunks must have its list in a file (see
+    /// ``install(replacing:in:fileSystem:)``).
     package func encode() -> [UInt8] {
         var body = BinaryWriter(capacity: 4096)
         let halves = storeIdentifier.halves
@@ -83,18 +117,12 @@ package struct Manifest: Sendable {
         body.writeVarint(UInt64(types.count))
         for entry in types {
             entry.type.write(to: &body)
-            body.writeVarint(UInt64(entry.chunks.count))
-            for chunk in entry.chunks {
-                body.writeVarint(chunk.number)
-                body.writeVarint(UInt64(chunk.byteCount))
-                chunk.summary.write(to: &body)
-            }
+            body.write(entry.compactedSequence)
+            body.writeVarint(entry.chunks.fileNumber ?? 0)
+            entry.chunks.outline.write(to: &body)
         }
         body.writeVarint(UInt64(tombstones.count))
         for tombstone in tombstones { tombstone.write(to: &body) }
-        // Appended last, so a manifest written before it existed still reads (as 0: nothing compacted).
-        body.writeVarint(UInt64(types.count))
-        for entry in types { body.write(entry.compactedSequence) }
         var writer = BinaryWriter(capacity: body.count + 32)
         writer.write(bytes: Self.magic)
         writer.write(FormatVersion.current)
@@ -102,8 +130,16 @@ package struct Manifest: Sendable {
         return writer.bytes
     }
 
-    package init(decoding bytes: [UInt8], path: String) throws {
-        var outer = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "store manifest", path: path)
+    /// Reads a manifest: of version 3, its types' chunk lists are read on first use, from files
+    /// in the manifest's directory; of version 2, they are in the manifest and read at once.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when it fails its checksum or
+    ///   is malformed; ``CadenceError/Code/unsupportedFormatVersion``.
+    /// - Complexity: O(*t* + *p* + *d*) for *t* types, *p* provenances and *d* retained
+    ///   deletions (version 2: plus O(*c*) for *c* chunks).
+    package init(decoding bytes: [UInt8], path: String, fileSystem: any FileSystem) throws {
+        let header = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "store manifest", path: path)
+        var outer = header.reader
         let body = try ChecksummedSection.read(&outer, name: "manifest")
         guard outer.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the manifest", path: path) }
         var reader = BinaryReader(Array(body), path: path)
@@ -119,16 +155,33 @@ package struct Manifest: Sendable {
             sourcePriority.byType[identifier] = try (0..<reader.readCount()).map { _ in try reader.readString() }
         }
         provenances = try (0..<reader.readCount()).map { _ in try Provenance(from: &reader) }
-        types = try (0..<reader.readCount()).map { _ in
-            let type = try QuantityType(from: &reader)
-            let chunks = try (0..<reader.readCount()).map { _ in
-                ChunkEntry(number: try reader.readVarint(), byteCount: Int(clamping: try reader.readVarint()),
-                           summary: try SampleSummary(from: &reader))
+        let directory = directoryName(of: path)
+        if header.version == 2 {
+            types = try (0..<reader.readCount()).map { _ in
+                let type = try QuantityType(from: &reader)
+                let chunks = try (0..<reader.readCount()).map { _ in
+                    try ChunkHandle(from: &reader, directory: directory, fileSystem: fileSystem)
+                }
+                return TypeEntry(type: type, chunks: ChunkList(chunks))
             }
-            return TypeEntry(type: type, chunks: chunks)
+        } else {
+            types = try (0..<reader.readCount()).map { _ in
+                let type = try QuantityType(from: &reader)
+                let compactedSequence: Int64 = try reader.read()
+                let fileNumber = try reader.readVarint()
+                let outline = try ChunkList.Outline(from: &reader)
+                guard (fileNumber == 0) == (outline.chunkCount == 0) else {
+                    throw reader.corrupt("a type's chunk list file does not match its chunk count")
+                }
+                let chunks = fileNumber == 0 ? ChunkList.empty
+                    : ChunkList(outline: outline, fileNumber: fileNumber, typeIdentifier: type.identifier,
+                                directory: directory, fileSystem: fileSystem)
+                return TypeEntry(type: type, chunks: chunks, compactedSequence: compactedSequence)
+            }
         }
         tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
-        if !reader.isAtEnd {
+        if header.version == 2, !reader.isAtEnd {
+            // Appended last in version 2, so a manifest written before it existed still reads (as 0).
             guard try reader.readCount(minimumItemSize: 8) == types.count else {
                 throw reader.corrupt("the compaction sequences do not match the types")
             }

@@ -83,7 +83,22 @@ package struct SampleSummary: Sendable, Equatable {
         writer.writeVarint(UInt64(userEnteredCount))
     }
 
-    package init(from reader: inout BinaryReader) throws {
+    /// The most samples a stored chunk or block summary may count.
+    package static let maximumCount = 1 << 28
+
+    /// Merges the summary of another run into this one's.
+    package mutating func formUnion(_ other: SampleSummary) {
+        guard other.count > 0 else { return }
+        statistics.merge(other.statistics)
+        maximumStart = Swift.max(maximumStart, other.maximumStart)
+        minimumSequence = Swift.min(minimumSequence, other.minimumSequence)
+        maximumSequence = Swift.max(maximumSequence, other.maximumSequence)
+        if provenances != other.provenances { provenances = Set(provenances).union(other.provenances).sorted() }
+        userEnteredCount += other.userEnteredCount
+    }
+
+    /// Reads a summary that ``write(to:)`` wrote, of at most `maximumCount` samples.
+    package init(from reader: inout BinaryReader, maximumCount: Int = Self.maximumCount) throws {
         self.init()
         statistics.count = Int(clamping: try reader.readVarint())
         statistics.earliestStart = try reader.read()
@@ -106,7 +121,7 @@ package struct SampleSummary: Sendable, Equatable {
             return value
         }
         userEnteredCount = Int(clamping: try reader.readVarint())
-        guard count >= 0, count <= 1 << 28, minimumStart <= maximumStart || count == 0 else {
+        guard count >= 0, count <= maximumCount, minimumStart <= maximumStart || count == 0 else {
             throw reader.corrupt("inconsistent summary")
         }
     }

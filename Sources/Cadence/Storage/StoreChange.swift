@@ -28,7 +28,7 @@ package struct StoreChange: Sendable {
 
         /// The span of every sample a type holds (empty for no type), from its summaries.
         package init(_ type: TypeSnapshot?) {
-            for summary in (type?.chunks.map(\.summary) ?? []) + (type?.head.map(\.summary) ?? []) where summary.count > 0 {
+            for summary in type?.outlineSummaries ?? [] where summary.count > 0 {
                 include(start: summary.minimumStart, end: summary.maximumEnd)
             }
         }

@@ -56,26 +56,27 @@ public struct StoreInfo: Sendable, Codable {
 }
 
 extension HealthStore {
-    /// Figures about the store, from the manifest's summaries (no chunk is decompressed).
+    /// Figures about the store, from the manifest's outline of each type's chunks (no chunk list
+    /// is read, no chunk decompressed).
     ///
-    /// - Complexity: O(*c*) for *c* chunks.
+    /// - Complexity: O(*t*) for *t* types, plus the unflushed batches.
     public func info() throws -> StoreInfo {
         let snapshot = snapshot()
         var types: [StoreInfo.TypeInfo] = []
         for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
-            let summaries = type.chunks.map(\.summary) + type.head.map(\.summary)
+            let summaries = type.outlineSummaries
             let names = Set(summaries.flatMap(\.provenances).compactMap {
                 Int($0) < snapshot.provenances.count ? snapshot.provenances[Int($0)].source.name : nil
             })
-            let flushed = type.chunks.reduce(0) { $0 + $1.summary.count }
-            let bytes = type.chunks.reduce(0) { $0 + $1.byteCount }
+            let flushed = type.flushed.outline.summary.count
+            let bytes = type.flushed.outline.byteCount
             let first = summaries.filter { $0.count > 0 }.map(\.minimumStart).min()
             let last = summaries.filter { $0.count > 0 }.map(\.maximumEnd).max()
             types.append(StoreInfo.TypeInfo(
                 identifier: identifier, kind: type.type.kind,
                 unit: type.type.kind == .quantity ? type.type.canonicalUnit.unitString : nil, samples: type.sampleCount,
                 sources: names.sorted(), firstStart: first.map { Date(timestamp: $0) }, lastEnd: last.map { Date(timestamp: $0) },
-                chunks: type.chunks.count, bytesOnDisk: bytes, unflushedSamples: type.headCount,
+                chunks: type.flushed.outline.chunkCount, bytesOnDisk: bytes, unflushedSamples: type.headCount,
                 bytesPerSample: flushed > 0 ? Double(bytes) / Double(flushed) : nil))
         }
         var metadataBytes = 0
@@ -90,8 +91,8 @@ extension HealthStore {
                          deletedObjects: snapshot.tombstones.count, unfinishedLogBytes: unfinished ?? 0)
     }
 
-    /// Checks every checksum of every chunk file and the end of the write-ahead log (the rest of
-    /// the log and the manifest were checked by opening).
+    /// Checks every checksum of every chunk list and chunk file and the end of the write-ahead
+    /// log (the rest of the log and the manifest were checked by opening).
     ///
     /// A log that ends in a torn append (a save a crash cut short, never acknowledged) is not
     /// damage; ``StoreInfo/unfinishedLogBytes`` reports it. A last record damaged in place is.
@@ -113,6 +114,13 @@ extension HealthStore {
             problems.append(CadenceError(.io, "\(error)", path: logPath))
         }
         for type in snapshot().types.values {
+            do { try type.flushed.verifyOnDisk() } catch let error as CadenceError {
+                problems.append(error)
+                continue
+            } catch {
+                problems.append(CadenceError(.corruptFile, "\(error)", path: path))
+                continue
+            }
             for chunk in type.chunks {
                 do { try chunk.verifyOnDisk() } catch let error as CadenceError { problems.append(error) } catch {
                     problems.append(CadenceError(.corruptFile, "\(error)", path: chunk.path))

@@ -50,7 +50,8 @@ package final class StoreSnapshot: Sendable {
 /// One type's data in a snapshot: immutable chunk files plus the unflushed head batches.
 package struct TypeSnapshot: Sendable {
     package var type: QuantityType
-    package var chunks: [ChunkHandle]
+    /// The chunk files, listed lazily (see ``ChunkList``).
+    package var flushed: ChunkList
     package var head: [HeadBatch]
     /// Sequences of deleted samples that are still physically present (until compaction).
     package var hiddenSequences: Set<Int64>
@@ -59,15 +60,24 @@ package struct TypeSnapshot: Sendable {
 
     package init(type: QuantityType) {
         self.type = type
-        chunks = []
+        flushed = .empty
         head = []
         hiddenSequences = []
     }
 
+    /// The chunk files, in the manifest's order; the type's chunk list is read on first use. When
+    /// it cannot be read, one stand-in chunk with the type's overall summary stands for them and
+    /// throws the failure when it is read (see ``ChunkList/chunksOrStandIn``).
+    package var chunks: [ChunkHandle] { flushed.chunksOrStandIn }
+
     /// Samples present, not counting hidden ones.
     package var sampleCount: Int {
-        chunks.reduce(0) { $0 + $1.summary.count } + head.reduce(0) { $0 + $1.columns.count } - hiddenSequences.count
+        flushed.outline.summary.count + head.reduce(0) { $0 + $1.columns.count } - hiddenSequences.count
     }
+
+    /// The summaries of every chunk together, then of each unflushed batch: a cover of the
+    /// type's samples read without the chunk list.
+    package var outlineSummaries: [SampleSummary] { [flushed.outline.summary] + head.map(\.summary) }
 
     /// The head's sample count.
     package var headCount: Int { head.reduce(0) { $0 + $1.columns.count } }
@@ -91,6 +101,8 @@ package final class ChunkHandle: Sendable {
     package let byteCount: Int
     package let summary: SampleSummary
     private let fileSystem: any FileSystem
+    /// Why the chunk cannot be read, for the stand-in of a chunk list that could not be read.
+    private let unreadable: CadenceError?
     private let loaded = Mutex<ChunkFile?>(nil)
     /// Whether ``checkPresent()`` found the file with its listed size.
     private let foundWhole = Mutex(false)
@@ -102,7 +114,33 @@ package final class ChunkHandle: Sendable {
         self.byteCount = byteCount
         self.summary = summary
         self.fileSystem = fileSystem
+        unreadable = nil
         loaded.withLock { $0 = file }
+    }
+
+    /// A stand-in for chunks that cannot be read: every read throws `failure`.
+    init(unreadable failure: CadenceError, byteCount: Int, summary: SampleSummary, fileSystem: any FileSystem) {
+        number = 0
+        path = failure.path ?? ""
+        self.byteCount = byteCount
+        self.summary = summary
+        self.fileSystem = fileSystem
+        unreadable = failure
+    }
+
+    /// Reads a chunk as a manifest or chunk list lists it: number, size and summary.
+    convenience init(from reader: inout BinaryReader, directory: String, fileSystem: any FileSystem) throws {
+        let number = try reader.readVarint()
+        self.init(number: number, path: directory + "/" + Manifest.chunkFileName(number),
+                  byteCount: Int(clamping: try reader.readVarint()), summary: try SampleSummary(from: &reader),
+                  fileSystem: fileSystem)
+    }
+
+    /// Writes what ``init(from:directory:fileSystem:)`` reads.
+    func write(to writer: inout BinaryWriter) {
+        writer.writeVarint(number)
+        writer.writeVarint(UInt64(byteCount))
+        summary.write(to: &writer)
     }
 
     /// The parsed chunk file.
@@ -110,6 +148,7 @@ package final class ChunkHandle: Sendable {
     /// - Throws: ``CadenceError/Code/corruptFile`` (or `notFound`) naming the file when it is missing,
     ///   damaged, or does not match the manifest's summary.
     package func file() throws -> ChunkFile {
+        if let unreadable { throw unreadable }
         if let file = loaded.withLock({ $0 }) { return file }
         let bytes = try fileSystem.readFile(path)
         let file = try ChunkFile(bytes: bytes, path: path)
@@ -128,6 +167,7 @@ package final class ChunkHandle: Sendable {
     ///
     /// - Throws: ``CadenceError/Code/notFound`` or ``CadenceError/Code/corruptFile`` naming the file.
     package func checkPresent() throws {
+        if let unreadable { throw unreadable }
         if loaded.withLock({ $0 != nil }) || foundWhole.withLock({ $0 }) { return }
         let size = try fileSystem.fileSize(path)
         guard size == byteCount else {
@@ -138,6 +178,7 @@ package final class ChunkHandle: Sendable {
 
     /// Reads the file again from disk (bypassing the cache) and checks every checksum in it.
     package func verifyOnDisk() throws {
+        if let unreadable { throw unreadable }
         let bytes = try fileSystem.readFile(path)
         let file = try ChunkFile(bytes: bytes, path: path)
         guard file.summary == summary, bytes.count == byteCount else {

@@ -38,7 +38,7 @@ extension StoreWriter {
         var rewritten: [String: Int] = [:]
         for identifier in snapshot.types.keys.sorted() {
             guard let type = snapshot.types[identifier] else { continue }
-            let rewrite = rewriting.contains(identifier) ? type.chunks : []
+            let rewrite = rewriting.contains(identifier) ? try type.flushed.chunks() : []
             guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
             var columns = SampleColumns()
             for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
@@ -63,11 +63,14 @@ extension StoreWriter {
         }
         var nextPiece = 0
         var entries: [Manifest.TypeEntry] = []
+        let listed = Dictionary(manifest.types.map { ($0.type.identifier, $0.chunks) }, uniquingKeysWith: { first, _ in first })
         for identifier in snapshot.types.keys.sorted() {
             guard var type = snapshot.types[identifier] else { continue }
             if let count = rewritten[identifier] {
                 let compacting = rewriting.contains(identifier)
-                var newChunks = compacting ? [] : type.chunks
+                // Read before the list's file is replaced (snapshots share the list, so it is read for them too).
+                let oldChunks = try type.flushed.chunks()
+                var newChunks = compacting ? [] : oldChunks
                 for encoded in encoded[nextPiece..<nextPiece + count] {
                     let number = updated.nextChunkNumber
                     updated.nextChunkNumber += 1
@@ -79,8 +82,8 @@ extension StoreWriter {
                                                  summary: encoded.summary, fileSystem: fileSystem))
                 }
                 nextPiece += count
-                if compacting { replaced += type.chunks.map(\.path) }
-                type.chunks = newChunks
+                if compacting { replaced += oldChunks.map(\.path) }
+                type.flushed = ChunkList(newChunks)
                 type.head = []
                 if compacting {
                     type.hiddenSequences = []
@@ -88,14 +91,14 @@ extension StoreWriter {
                 }
                 types[identifier] = type
             }
-            entries.append(Manifest.TypeEntry(type: type.type, chunks: type.chunks.map {
-                Manifest.ChunkEntry(number: $0.number, byteCount: $0.byteCount, summary: $0.summary)
-            }, compactedSequence: type.compactedSequence))
+            // An unchanged type keeps the manifest's list, and so its list file.
+            let chunks = rewritten[identifier] == nil ? listed[identifier] ?? type.flushed : type.flushed
+            entries.append(Manifest.TypeEntry(type: type.type, chunks: chunks, compactedSequence: type.compactedSequence))
         }
         updated.types = entries
         let directory = self.directory
-        try guarded { try $0.syncDirectory(directory) }
         try installManifest(updated)
+        for entry in manifest.types { types[entry.type.identifier]?.flushed = entry.chunks }
         // The manifest now covers everything in the log: start a new segment, drop the old ones.
         let oldSegment = manifest.logSegment - 1
         log?.close()
@@ -114,7 +117,7 @@ extension StoreWriter {
     /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).
     func typesToCompact(_ snapshot: StoreSnapshot, threshold: Double) -> Set<String> {
         Set(snapshot.types.compactMap { identifier, type in
-            let rows = type.chunks.reduce(0) { $0 + $1.summary.count }
+            let rows = type.flushed.outline.summary.count
             return rows > 0 && Double(type.hiddenSequences.count) > threshold * Double(rows) ? identifier : nil
         })
     }

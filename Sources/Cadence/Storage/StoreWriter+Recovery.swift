@@ -25,7 +25,7 @@ extension StoreWriter {
         let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
         let manifest: Manifest
         if fileSystem.exists(manifestPath) {
-            manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath)
+            manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem)
         } else {
             // Checked again under the lock: another process may have been creating a store here.
             try requireNoForeignFiles(path, fileSystem: fileSystem)
@@ -34,8 +34,10 @@ extension StoreWriter {
         }
         var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
                                  manifest: manifest)
-        let snapshot = try writer.load()
-        try writer.removeOrphans()
+        // One listing serves the log replay and the removal of orphans (it grows with the chunks).
+        let names = try fileSystem.contentsOfDirectory(path)
+        let snapshot = try writer.load(names)
+        try writer.removeOrphans(names)
         return (writer, snapshot)
     }
 
@@ -88,8 +90,8 @@ extension StoreWriter {
             }
             do {
                 var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
-                                         manifest: try Manifest(decoding: bytes, path: manifestPath))
-                let snapshot = try writer.load()
+                                         manifest: try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem))
+                let snapshot = try writer.load(try fileSystem.contentsOfDirectory(path))
                 writer.manifestVersion = version
                 if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
             } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
@@ -158,9 +160,10 @@ extension StoreWriter {
     }
 
     /// Builds the snapshot from the manifest and the log segments it does not cover.
-    mutating func load() throws -> StoreSnapshot {
+    /// - Parameter names: The names of the files in the store's directory.
+    mutating func load(_ names: [String]) throws -> StoreSnapshot {
         for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
-        return try replayLog(onto: snapshotFromManifest())
+        return try replayLog(onto: snapshotFromManifest(), names: names)
     }
 
     func snapshotFromManifest() -> StoreSnapshot {
@@ -168,10 +171,7 @@ extension StoreWriter {
         for entry in manifest.types {
             var type = TypeSnapshot(type: entry.type)
             type.compactedSequence = entry.compactedSequence
-            type.chunks = entry.chunks.map {
-                ChunkHandle(number: $0.number, path: chunkPath($0.number), byteCount: $0.byteCount, summary: $0.summary,
-                            fileSystem: fileSystem)
-            }
+            type.flushed = entry.chunks
             types[entry.type.identifier] = type
         }
         for tombstone in manifest.tombstones
@@ -183,8 +183,8 @@ extension StoreWriter {
                              sourcePriority: manifest.sourcePriority, types: types, tombstones: manifest.tombstones)
     }
 
-    mutating func replayLog(onto snapshot: StoreSnapshot) throws -> StoreSnapshot {
-        let segments = try fileSystem.contentsOfDirectory(directory).compactMap(WriteAheadLog.segmentNumber).sorted()
+    mutating func replayLog(onto snapshot: StoreSnapshot, names: [String]) throws -> StoreSnapshot {
+        let segments = names.compactMap(WriteAheadLog.segmentNumber).sorted()
         var snapshot = snapshot
         var lastSegment = manifest.logSegment
         for (position, segment) in segments.enumerated() {
@@ -222,13 +222,30 @@ extension StoreWriter {
         return snapshot
     }
 
-    /// Removes what a crash left behind: chunk files the manifest does not list (written before
-    /// the manifest that would have listed them) and the manifest's temporary file. Only names
-    /// Cadence gives its files count; anything else in the directory is left alone.
-    func removeOrphans() throws {
-        let listed = Set(manifest.types.flatMap { $0.chunks.map(\.number) })
-        for name in try fileSystem.contentsOfDirectory(directory) {
-            let isOrphan = Manifest.chunkNumber(name).map { !listed.contains($0) } ?? (name == Manifest.fileName + ".tmp")
+    /// Removes what a crash left behind: chunk and chunk list files the manifest does not refer
+    /// to (written before the manifest that would have, or replaced by it but not yet removed)
+    /// and the manifest's temporary file. Only names Cadence gives its files count; anything else
+    /// in the directory is left alone.
+    ///
+    /// The chunk lists are not read for this unless the chunk files tell of a leftover: files
+    /// numbered from ``Manifest/nextChunkNumber`` on were never listed, and more files below it
+    /// than the manifest's chunk count means some of them are no longer listed.
+    ///
+    /// - Parameter names: The names of the files in the store's directory, listed at opening.
+    func removeOrphans(_ names: [String]) throws {
+        let lists = manifest.chunkListNumbers
+        let chunkNumbers = names.compactMap(Manifest.chunkNumber)
+        let listedCount = manifest.types.reduce(0) { $0 + $1.chunks.outline.chunkCount }
+        let listed: Set<UInt64>? = chunkNumbers.count(where: { $0 < manifest.nextChunkNumber }) > listedCount
+            ? Set(try manifest.types.flatMap { try $0.chunks.chunks().map(\.number) }) : nil
+        for name in names {
+            let isOrphan = if let number = Manifest.chunkNumber(name) {
+                number >= manifest.nextChunkNumber || listed.map { !$0.contains(number) } ?? false
+            } else if let number = Manifest.chunkListNumber(name) {
+                !lists.contains(number)
+            } else {
+                name == Manifest.fileName + ".tmp"
+            }
             if isOrphan { try fileSystem.remove(directory + "/" + name) }
         }
     }

@@ -141,9 +141,12 @@ struct StoreWriter: Sendable {
         return snapshot.with(sourcePriority: priorities)
     }
 
+    /// Writes `updated` and its new chunk lists, and makes it the store's manifest.
     mutating func installManifest(_ updated: Manifest) throws {
-        let path = manifestPath
-        try guarded { try $0.replaceFile(path, updated.encode()) }
+        var updated = updated
+        let previous = manifest
+        let directory = self.directory
+        try guarded { try updated.install(replacing: previous, in: directory, fileSystem: $0) }
         manifest = updated
     }
 

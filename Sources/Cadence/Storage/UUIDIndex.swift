@@ -38,8 +38,7 @@ struct UUIDIndex: Sendable {
                           storeProvenances: [Provenance]) throws -> [Int] {
         let columns = batch.columns
         let identifier = batch.quantityType.identifier
-        let latestStored = max(typeSnapshot?.chunks.map(\.summary.maximumStart).max() ?? .min,
-                               typeSnapshot?.head.map(\.summary.maximumStart).max() ?? .min)
+        let latestStored = typeSnapshot?.outlineSummaries.map(\.maximumStart).max() ?? .min
         // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
         let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
         if needsIndex && byType[identifier] == nil, let typeSnapshot {
