@@ -83,11 +83,26 @@ struct EncodedQueryBlock {
     func decodeEnds(starts: UnsafeBufferPointer<Int64>, into ends: UnsafeMutableBufferPointer<Int64>) throws {
         let first = rows.lowerBound
         var damaged = false
-        durations.forEach { row, duration in
-            let (length, lengthOverflows) = duration.multipliedReportingOverflow(by: scale)
-            let (end, endOverflows) = starts[first &+ row].addingReportingOverflow(length)
-            damaged = damaged || lengthOverflows || endOverflows || length < 0
-            ends[first &+ row] = end
+        if durations.width == 0 {
+            // One length for the whole block (instantaneous or regular samples): checked once.
+            let (length, lengthOverflows) = durations.minimum.multipliedReportingOverflow(by: scale)
+            damaged = lengthOverflows || length < 0
+            if !damaged && length == 0 {
+                UnsafeMutableBufferPointer(rebasing: ends[rows]).update(fromContentsOf: UnsafeBufferPointer(rebasing: starts[rows]))
+                return
+            }
+            for row in rows where !damaged {
+                let (end, endOverflows) = starts[row].addingReportingOverflow(length)
+                damaged = endOverflows
+                ends[row] = end
+            }
+        } else {
+            durations.forEach { row, duration in
+                let (length, lengthOverflows) = duration.multipliedReportingOverflow(by: scale)
+                let (end, endOverflows) = starts[first &+ row].addingReportingOverflow(length)
+                damaged = damaged || lengthOverflows || endOverflows || length < 0
+                ends[first &+ row] = end
+            }
         }
         if damaged { throw durationsReader.corrupt("a sample ends before it starts or after the end of time") }
     }
