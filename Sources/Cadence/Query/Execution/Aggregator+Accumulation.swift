@@ -34,22 +34,23 @@ extension Aggregator {
             // Blocks come in order of start: the interval of a summary is found from the previous one's.
             var position = range.lowerBound
             for block in portion.blocks {
-                if block.isAnsweredBySummary,
-                   let interval = intervals.containing(summaries[block.index], from: &position) {
-                    partial.merged[interval - partial.first].add(summaries[block.index])
-                    if separate, let source = ranking.singleSource(summaries[block.index]) {
-                        partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summaries[block.index])
+                // One copy of the summary a block (each read of the buffer copies and retains it).
+                let summary = summaries[block.index]
+                if block.isAnsweredBySummary, let interval = intervals.containing(summary, from: &position) {
+                    partial.merged[interval - partial.first].add(summary)
+                    if separate, let source = ranking.singleSource(summary) {
+                        partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summary)
                     }
-                    ranking.markRanks(of: summaries[block.index], in: &partial.ranksSeen)
-                    ranking.markSources(summaries[block.index], in: &partial.sourcesSeen)
+                    ranking.markRanks(of: summary, in: &partial.ranksSeen)
+                    ranking.markSources(summary, in: &partial.sourcesSeen)
                 } else if let rows = block.rows {
                     // A wholly selected block of one provenance, none entered by a person: its
                     // summary names the one source and rank of every row, so rows are not asked.
-                    let oneProvenance = block.isWhollySelected && summaries[block.index].provenances.count == 1
-                        && summaries[block.index].userEnteredCount == 0
+                    let oneProvenance = block.isWhollySelected && summary.provenances.count == 1
+                        && summary.userEnteredCount == 0
                     if oneProvenance {
-                        ranking.markRanks(of: summaries[block.index], in: &partial.ranksSeen)
-                        ranking.markSources(summaries[block.index], in: &partial.sourcesSeen)
+                        ranking.markRanks(of: summary, in: &partial.ranksSeen)
+                        ranking.markSources(summary, in: &partial.sourcesSeen)
                     }
                     accumulateRows(portion.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
                                    separate: separate, sortedByStart: portion.isSortedByStart, notesSources: !oneProvenance,
