@@ -30,6 +30,74 @@ struct ColumnCodecTests {
         }
     }
 
+    /// The value at `index` of a packed column, read bit by bit from the documented layout
+    /// (minimum, width, then little-endian bits): the simple decoder the fast ones are checked against.
+    static func simplyUnpacked(_ bytes: [UInt8], index: Int) -> Int64 {
+        let minimum = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[$1]) << (8 * UInt64($1)) }
+        let width = Int(bytes[8])
+        var bits: UInt64 = 0
+        for bit in 0..<width {
+            let position = index * width + bit
+            bits |= UInt64((bytes[9 + position / 8] >> UInt8(position % 8)) & 1) << UInt64(bit)
+        }
+        return Int64(bitPattern: minimum &+ bits)
+    }
+
+    @Test("The specialised unpacking agrees with the simple decoder at random widths and lengths",
+          arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func packedColumnAgreesWithSimpleDecoder(seed: UInt64) throws {
+        var random = TestRandom(seed: seed)
+        for _ in 0..<40 {
+            let width = Int.random(in: 0...64, using: &random)
+            // Lengths around multiples of eight: the eight-at-a-time steps and every tail length.
+            let count = Int.random(in: 0...9, using: &random) * 8 + Int.random(in: 0...7, using: &random)
+            let minimum = Int64.random(in: -1_000_000...1_000_000, using: &random)
+            let values: [Int64] = (0..<count).map { _ in
+                let bits = width == 0 ? 0 : random.next() >> UInt64(64 - width)
+                return minimum &+ Int64(bitPattern: bits)
+            }
+            var writer = BinaryWriter()
+            BitPacking.encode(values, into: &writer)
+            var reader = BinaryReader(writer.bytes, path: "test")
+            let column = try PackedColumn(from: &reader, count: count)
+            #expect(reader.isAtEnd)
+            var unpacked = [Int64](repeating: 0, count: count)
+            var visited: [Int] = []
+            column.forEach { index, value in
+                visited.append(index)
+                unpacked[index] = value
+            }
+            #expect(visited == Array(0..<count))
+            let simple = (0..<count).map { Self.simplyUnpacked(writer.bytes, index: $0) }
+            #expect(unpacked == simple, "width \(width), \(count) values")
+            #expect(unpacked == values)
+            if count > 0 { #expect(column.value(at: 0) == values[0] && column.value(at: count - 1) == values[count - 1]) }
+        }
+    }
+
+    @Test("Decoding blocks leaves columns not asked for zero and decodes the others alike",
+          arguments: [UInt64(11), 12, 13])
+    func decodingOnlyNeededColumns(seed: UInt64) throws {
+        var columns = Self.randomColumns(count: 3_000, seed: seed).sortedByStart()
+        // Flags in the first rows only: later blocks have none and must read as zero.
+        columns.flags = (0..<columns.count).map { $0 < 40 && $0 % 3 == 0 ? SampleFlags.userEntered : 0 }
+        let encoded = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic)
+        let file = try ChunkFile(bytes: encoded.bytes, path: "test")
+        let chosen = Array(file.blocks.indices.reversed())
+        let rows = chosen.flatMap { file.blockRows[$0] }
+        for needs: ColumnCodec.QueryColumnNeeds in [[], .provenance, .sequence, .all] {
+            var decoded = SampleColumns()
+            try file.decodeQueryBlocks(chosen, needs: needs, into: &decoded)
+            #expect(decoded.start == rows.map { columns.start[$0] } && decoded.end == rows.map { columns.end[$0] })
+            #expect(decoded.value.map(\.bitPattern) == rows.map { columns.value[$0].bitPattern })
+            #expect(decoded.flags == rows.map { columns.flags[$0] })
+            #expect(decoded.provenance == (needs.contains(.provenance) ? rows.map { columns.provenance[$0] }
+                                                                         : [UInt32](repeating: 0, count: rows.count)))
+            #expect(decoded.sequence == (needs.contains(.sequence) ? rows.map { columns.sequence[$0] }
+                                                                     : [Int64](repeating: 0, count: rows.count)))
+        }
+    }
+
     static func randomColumns(count: Int, seed: UInt64) -> SampleColumns {
         var random = TestRandom(seed: seed)
         var columns = SampleColumns()

@@ -20,13 +20,15 @@ import Foundation
 ///   integers' differences are bit-packed; otherwise the raw bits, XOR-ed with the previous value,
 ///   are split into eight byte planes for LZ4.
 package enum ColumnCodec {
-    private static let timeScales: [Int64] = [1_000_000, 1_000, 1]
-    private static let decimalPowers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+    /// The time scales a block may use, coarsest first.
+    static let timeScales: [Int64] = [1_000_000, 1_000, 1]
+    /// 10^digits for the decimal digits a block's values may have.
+    static let decimalPowers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
     // MARK: Encoding
 
     /// Which optional query columns a reader needs (start, end and value are always decoded);
-    /// skipped columns are left with stale contents.
+    /// skipped columns are zero.
     package struct QueryColumnNeeds: OptionSet, Sendable {
         package let rawValue: Int
         package init(rawValue: Int) { self.rawValue = rawValue }
@@ -227,10 +229,10 @@ package enum ColumnCodec {
         return ranges
     }
 
-    /// Decodes `count` rows of query columns into `columns`, reusing its storage.
+    /// Decodes `count` rows of query columns into `columns` (replacing its query columns).
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file on any inconsistency.
-    /// - Complexity: O(*n*), no allocation when `columns` already has the capacity.
+    /// - Complexity: O(*n*): each column is allocated once and written once, without zero-filling.
     package static func decodeQueryColumns(_ reader: inout BinaryReader, count: Int,
                                            into columns: inout SampleColumns) throws {
         let ranges = try blockRanges(&reader, count: count)
@@ -252,131 +254,51 @@ package enum ColumnCodec {
     private static func decode(blocks: [Int], ranges: [(rows: Int, bytes: Range<Int>)], count: Int, reader: BinaryReader,
                                needs: QueryColumnNeeds = .all, into columns: inout SampleColumns) throws {
         for block in blocks where block < 0 || block >= ranges.count { throw reader.corrupt("block \(block) out of range") }
-        let rows = blocks.reduce(0) { total, block in total + ranges[block].rows }
-        columns.start = try resized(columns.start, rows)
-        columns.end = try resized(columns.end, rows)
-        columns.sequence = try resized(columns.sequence, rows)
-        columns.provenance = try resized(columns.provenance, rows)
-        if columns.value.count > rows { columns.value.removeLast(columns.value.count - rows) }
-        else if columns.value.count < rows { columns.value.append(contentsOf: repeatElement(0, count: rows - columns.value.count)) }
-        columns.flags.removeAll(keepingCapacity: true)
+        // Every block's columns are located first (headers only, nothing unpacked), then each
+        // column is unpacked block after block straight into its array.
+        var encoded: [EncodedQueryBlock] = []
+        encoded.reserveCapacity(blocks.count)
         var offset = 0
         for block in blocks {
-            let blockRows = ranges[block].rows
             var blockReader = BinaryReader(reader, range: ranges[block].bytes)
-            try decodeQueryBlock(&blockReader, rows: offset..<offset + blockRows, needs: needs, into: &columns)
+            encoded.append(try EncodedQueryBlock(&blockReader, rows: offset..<offset + ranges[block].rows))
             guard blockReader.isAtEnd else { throw blockReader.corrupt("trailing bytes in block \(block)") }
-            offset += blockRows
+            offset += ranges[block].rows
         }
-    }
-
-    private static func decodeQueryBlock(_ reader: inout BinaryReader, rows: Range<Int>, needs: QueryColumnNeeds,
-                                         into columns: inout SampleColumns) throws {
-        let count = rows.count
-        let scale = try reader.readVarint()
-        guard let scaleValue = Int64(exactly: scale), timeScales.contains(scaleValue) else {
-            throw reader.corrupt("invalid time scale")
+        let rows = offset
+        columns.start = [Int64](unsafeUninitializedCapacity: rows) { starts, initialized in
+            for block in encoded { block.decodeStarts(into: starts) }
+            initialized = rows
         }
-        let firstStart = try reader.read(Int64.self)
-        try columns.start.withUnsafeMutableBufferPointer { allStarts in
-            let start = UnsafeMutableBufferPointer(rebasing: allStarts[rows])
-            try BitPacking.decode(from: &reader, into: start)
-            var running = firstStart
-            for row in 0..<count {
-                running &+= start[row] &* scaleValue
-                start[row] = running
-            }
-            try columns.end.withUnsafeMutableBufferPointer { allEnds in
-                let end = UnsafeMutableBufferPointer(rebasing: allEnds[rows])
-                try BitPacking.decode(from: &reader, into: end)
-                // A sample never ends before it starts: a negative or overflowing duration is damage
-                // (and would trap wherever `end - start` is computed).
-                var damaged = false
-                for row in 0..<count {
-                    let (duration, durationOverflows) = end[row].multipliedReportingOverflow(by: scaleValue)
-                    let (rowEnd, endOverflows) = start[row].addingReportingOverflow(duration)
-                    damaged = damaged || durationOverflows || endOverflows || duration < 0
-                    end[row] = rowEnd
-                }
-                if damaged { throw reader.corrupt("a sample ends before it starts or after the end of time") }
+        columns.end = try columns.start.withUnsafeBufferPointer { starts in
+            try [Int64](unsafeUninitializedCapacity: rows) { ends, initialized in
+                for block in encoded { try block.decodeEnds(starts: starts, into: ends) }
+                initialized = rows
             }
         }
-        try columns.value.withUnsafeMutableBufferPointer { allValues in
-            try decodeValues(&reader, into: UnsafeMutableBufferPointer(rebasing: allValues[rows]))
+        columns.value = [Double](unsafeUninitializedCapacity: rows) { values, initialized in
+            for block in encoded { block.decodeValues(into: values) }
+            initialized = rows
         }
-        try columns.sequence.withUnsafeMutableBufferPointer { allSequences in
-            let scratch = UnsafeMutableBufferPointer(rebasing: allSequences[rows])
-            if needs.contains(.provenance) {
-                try BitPacking.decode(from: &reader, into: scratch)
-                for row in 0..<count {
-                    guard let provenance = UInt32(exactly: scratch[row]) else { throw reader.corrupt("provenance out of range") }
-                    columns.provenance[rows.lowerBound + row] = provenance
-                }
-            } else {
-                try BitPacking.skip(from: &reader, count: count)
+        // Columns the reader does not need are zero.
+        columns.provenance = needs.contains(.provenance)
+            ? try [UInt32](unsafeUninitializedCapacity: rows) { provenances, initialized in
+                for block in encoded { try block.decodeProvenances(into: provenances) }
+                initialized = rows
             }
-            let firstSequence = try reader.read(Int64.self)
-            guard needs.contains(.sequence) else {
-                try BitPacking.skip(from: &reader, count: count)
-                return
+            : [UInt32](repeating: 0, count: rows)
+        columns.sequence = needs.contains(.sequence)
+            ? [Int64](unsafeUninitializedCapacity: rows) { sequences, initialized in
+                for block in encoded { block.decodeSequences(into: sequences) }
+                initialized = rows
             }
-            try BitPacking.decode(from: &reader, into: scratch)
-            var running = firstSequence
-            for row in 0..<count {
-                if row > 0 { running &+= scratch[row] }
-                scratch[row] = running
+            : [Int64](repeating: 0, count: rows)
+        columns.flags = encoded.contains { $0.flags != nil }
+            ? [UInt8](unsafeUninitializedCapacity: rows) { flags, initialized in
+                for block in encoded { block.decodeFlags(into: flags) }
+                initialized = rows
             }
-        }
-        if try reader.readBool() {
-            if columns.flags.isEmpty { columns.flags = [UInt8](repeating: 0, count: columns.start.count) }
-            var flags = [Int64](repeating: 0, count: count)
-            try flags.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
-            for row in 0..<count { columns.flags[rows.lowerBound + row] = UInt8(truncatingIfNeeded: flags[row]) }
-        }
-    }
-
-    private static func resized<T: FixedWidthInteger>(_ array: [T], _ count: Int) throws -> [T] {
-        var array = array
-        if array.count > count { array.removeLast(array.count - count) }
-        else if array.count < count { array.append(contentsOf: repeatElement(0, count: count - array.count)) }
-        return array
-    }
-
-    private static func decodeValues(_ reader: inout BinaryReader, into values: UnsafeMutableBufferPointer<Double>) throws {
-        let count = values.count
-        let digits = try reader.read(UInt8.self)
-        if digits == 0xFF {
-            let planes = try reader.readBytes(count * 8)
-            planes.withUnsafeBufferPointer { planes in
-                var previous: UInt64 = 0
-                for row in 0..<count {
-                    var bits: UInt64 = 0
-                    for plane in 0..<8 { bits |= UInt64(planes[plane * count + row]) << (UInt64(plane) * 8) }
-                    previous ^= bits
-                    values[row] = Double(bitPattern: previous)
-                }
-            }
-            return
-        }
-        guard Int(digits) < decimalPowers.count else { throw reader.corrupt("invalid value encoding") }
-        let power = decimalPowers[Int(digits)]
-        let first = try reader.read(Int64.self)
-        try values.withMemoryRebound(to: Int64.self) { integers in
-            try BitPacking.decode(from: &reader, into: integers)
-            var running = first
-            // Write through the same memory: each integer is read before its double is stored.
-            if digits == 0 {
-                for row in 0..<count {
-                    if row > 0 { running &+= integers[row] }
-                    integers[row] = Int64(bitPattern: Double(running).bitPattern)
-                }
-            } else {
-                for row in 0..<count {
-                    if row > 0 { running &+= integers[row] }
-                    integers[row] = Int64(bitPattern: (Double(running) / power).bitPattern)
-                }
-            }
-        }
+            : []
     }
 
     /// Decodes the detail columns of `columns` (whose query columns are already decoded).

@@ -31,9 +31,12 @@ extension Aggregator {
         partial.first = range.lowerBound
         partial.merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)
         portion.summaries.withUnsafeBufferPointer { summaries in
+            // Blocks come in order of start: the interval of a summary is found from the previous one's.
+            var position = range.lowerBound
             for block in portion.blocks {
-                if block.isAnsweredBySummary, let interval = intervals.containing(summaries[block.index]) {
-                    let summary = summaries[block.index]
+                // One copy of the summary a block (each read of the buffer copies and retains it).
+                let summary = summaries[block.index]
+                if block.isAnsweredBySummary, let interval = intervals.containing(summary, from: &position) {
                     partial.merged[interval - partial.first].add(summary)
                     if separate, let source = ranking.singleSource(summary) {
                         partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summary)
@@ -41,8 +44,17 @@ extension Aggregator {
                     ranking.markRanks(of: summary, in: &partial.ranksSeen)
                     ranking.markSources(summary, in: &partial.sourcesSeen)
                 } else if let rows = block.rows {
+                    // A wholly selected block of one provenance, none entered by a person: its
+                    // summary names the one source and rank of every row, so rows are not asked.
+                    let oneProvenance = block.isWhollySelected && summary.provenances.count == 1
+                        && summary.userEnteredCount == 0
+                    if oneProvenance {
+                        ranking.markRanks(of: summary, in: &partial.ranksSeen)
+                        ranking.markSources(summary, in: &partial.sourcesSeen)
+                    }
                     accumulateRows(portion.columns, rows: rows, selection: selection, selectAll: block.isWhollySelected,
-                                   separate: separate, sortedByStart: portion.isSortedByStart, into: &partial)
+                                   separate: separate, sortedByStart: portion.isSortedByStart, notesSources: !oneProvenance,
+                                   into: &partial)
                 }
             }
         }
@@ -54,10 +66,14 @@ extension Aggregator {
 
     /// Accumulates decoded rows into the partial's intervals.
     ///
-    /// - Parameter selectAll: Every row is known to be selected (its block summary said so), so
-    ///   the per-row selection is skipped.
+    /// - Parameters:
+    ///   - selectAll: Every row is known to be selected (its block summary said so), so the per-row
+    ///     selection is skipped.
+    ///   - notesSources: Whether each row's source and merge rank are marked as seen (the caller
+    ///     marked them from the block's summary when it has one provenance).
     func accumulateRows(_ columns: SampleColumns, rows: Range<Int>, selection: RowSelection, selectAll: Bool,
-                                separate: Bool, sortedByStart: Bool = true, into partial: inout Partial) {
+                        separate: Bool, sortedByStart: Bool = true, notesSources: Bool = true,
+                        into partial: inout Partial) {
         guard !rows.isEmpty else { return }
         var selected = [Bool]()
         if !selectAll {
@@ -89,7 +105,7 @@ extension Aggregator {
             var lastProvenance = -1
 
             @inline(__always) func noteRank(_ row: Int, _ provenance: Int) {
-                if provenance != lastProvenance || hasFlags {
+                if notesSources && (provenance != lastProvenance || hasFlags) {
                     lastProvenance = provenance
                     let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
                     if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
@@ -169,7 +185,9 @@ extension Aggregator {
                 for inside in row..<low {
                     latestEnd = max(latestEnd, ends[inside])
                     lengths |= ends[inside] &- starts[inside]
-                    noteRank(inside, Int(provenances[inside]))
+                }
+                if notesSources {
+                    for inside in row..<low { noteRank(inside, Int(provenances[inside])) }
                 }
                 if latestEnd <= intervalEnd {
                     merged[interval &- first].merge(StatisticsAccumulator(

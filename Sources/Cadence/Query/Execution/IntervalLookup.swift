@@ -29,7 +29,24 @@ struct IntervalLookup: Sendable {
 
     /// The interval that wholly contains a run (zero-length samples at the run's end included), if any.
     func containing(_ summary: SampleSummary) -> Int? {
-        let index = upperBound(summary.minimumStart) - 1
+        var position = -1
+        return containing(summary, from: &position)
+    }
+
+    /// The interval that wholly contains a run, as ``containing(_:)``, found by walking forward from
+    /// `position` (the interval of the previous run, updated): runs taken in order of start cost
+    /// no binary search.
+    ///
+    /// - Complexity: O(1) amortised over runs in order of start; O(log *m*) otherwise.
+    @inline(__always)
+    func containing(_ summary: SampleSummary, from position: inout Int) -> Int? {
+        let start = summary.minimumStart
+        if position < 0 || position >= edges.count || edges[position] > start {
+            position = upperBound(start) - 1
+        } else {
+            while position + 1 < edges.count && edges[position + 1] <= start { position += 1 }
+        }
+        let index = position
         guard index >= 0, index < count else { return nil }
         let end = edges[index + 1]
         return summary.maximumStart < end && summary.maximumEnd <= end ? index : nil
