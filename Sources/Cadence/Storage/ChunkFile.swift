@@ -96,7 +96,7 @@ package struct ChunkFile: Sendable {
     package var byteCount: Int { bytes.count }
 
     /// Decodes the query columns (start, end, value, provenance, sequence, flags) into `columns`,
-    /// reusing its storage.
+    /// replacing what it held.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when a checksum fails.
     /// - Complexity: O(*n*).

@@ -102,15 +102,17 @@ extension Aggregator {
             var interval = -1
             var intervalStart = Int64.max
             var intervalEnd = Int64.min
-            var lastProvenance = -1
+            var lastRankIndex = -1
 
             @inline(__always) func noteRank(_ row: Int, _ provenance: Int) {
-                if notesSources && (provenance != lastProvenance || hasFlags) {
-                    lastProvenance = provenance
-                    let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
-                    if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
-                    if provenance < sourceOfProvenance.count { sourcesSeen[Int(sourceOfProvenance[provenance])] = true }
-                }
+                guard notesSources else { return }
+                // Compared as a whole (source and user-entered flag): runs of one source's rows,
+                // flagged or not, then write the captured arrays once, not once a row.
+                let rankIndex = provenance &* 2 &+ (hasFlags && columns.flags[row] & SampleFlags.userEntered != 0 ? 1 : 0)
+                guard rankIndex != lastRankIndex else { return }
+                lastRankIndex = rankIndex
+                if rankIndex < rankOfProvenance.count { ranksSeen[Int(rankOfProvenance[rankIndex])] = true }
+                if provenance < sourceOfProvenance.count { sourcesSeen[Int(sourceOfProvenance[provenance])] = true }
             }
 
             @inline(__always) func locate(_ start: Int64) {
