@@ -74,9 +74,13 @@ struct CommandLineSuite {
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
+            // Not `waitUntilExit()`: on Linux it polls the run loop every 50 ms, which would add up
+            // to 50 ms to a process that takes a few.
+            let exited = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in exited.signal() }
             try process.run()
             lastOutput = Array(pipe.fileHandleForReading.readDataToEndOfFile())
-            process.waitUntilExit()
+            exited.wait()
             guard process.terminationStatus == 0 else {
                 throw BenchmarkFailure("cadence \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
             }
