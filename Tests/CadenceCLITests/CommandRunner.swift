@@ -110,8 +110,12 @@ enum CadenceBinary {
         process.standardError = error
         process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        // Not `waitUntilExit()`: on Linux it polls the run loop every 50 ms, a lot for a command of a
+        // few milliseconds run hundreds of times.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        process.waitUntilExit()
+        exited.wait()
         return CommandResult(
             status: process.terminationStatus,
             standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
