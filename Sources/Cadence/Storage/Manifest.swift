@@ -46,27 +46,36 @@ package struct Manifest: Sendable {
 
     /// The chunk file name for a number.
     package static func chunkFileName(_ number: UInt64) -> String {
-        let digits = String(number)
-        return "chunk-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdc"
+        numberedFileName(number, prefix: "chunk-", suffix: ".cdc")
     }
 
     /// The file name of chunk list `number` (numbered from the chunk numbers: no file shares one).
     package static func chunkListFileName(_ number: UInt64) -> String {
-        let digits = String(number)
-        return "list-" + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".cdl"
+        numberedFileName(number, prefix: "list-", suffix: ".cdl")
     }
 
     /// The list number of a file name that is exactly what ``chunkListFileName(_:)`` gives, else `nil`.
     package static func chunkListNumber(_ name: String) -> UInt64? {
-        guard name.hasPrefix("list-"), name.hasSuffix(".cdl"), let number = UInt64(name.dropFirst(5).dropLast(4)),
-              chunkListFileName(number) == name else { return nil }
-        return number
+        fileNumber(name, prefix: "list-", suffix: ".cdl")
     }
 
     /// The chunk number of a file name that is exactly what ``chunkFileName(_:)`` gives, else `nil`.
     package static func chunkNumber(_ name: String) -> UInt64? {
-        guard name.hasPrefix("chunk-"), name.hasSuffix(".cdc"), let number = UInt64(name.dropFirst(6).dropLast(4)),
-              chunkFileName(number) == name else { return nil }
+        fileNumber(name, prefix: "chunk-", suffix: ".cdc")
+    }
+
+    /// `prefix`, the number in at least ten digits, `suffix`.
+    private static func numberedFileName(_ number: UInt64, prefix: String, suffix: String) -> String {
+        let digits = String(number)
+        return prefix + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + suffix
+    }
+
+    /// The number of a name that is exactly what ``numberedFileName(_:prefix:suffix:)`` gives for
+    /// it (so names Cadence did not give are never taken for its files), else `nil`.
+    private static func fileNumber(_ name: String, prefix: String, suffix: String) -> UInt64? {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix),
+              let number = UInt64(name.dropFirst(prefix.count).dropLast(suffix.count)),
+              numberedFileName(number, prefix: prefix, suffix: suffix) == name else { return nil }
         return number
     }
 
