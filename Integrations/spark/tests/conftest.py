@@ -100,7 +100,14 @@ def users(binary, tmp_path_factory) -> Users:
 def spark():
     from pyspark.sql import SparkSession
 
+    # Spark starts its Python workers with `python3` from PATH unless told otherwise: on a machine
+    # whose own Python lacks pyarrow the workers would fail while the driver, in this environment,
+    # works. The workers run this very interpreter, and test_environment checks that they do.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     session = (SparkSession.builder.master("local[2]").appName("cadence-spark-tests")
+               .config("spark.pyspark.python", sys.executable)
+               .config("spark.pyspark.driver.python", sys.executable)
                .config("spark.ui.enabled", "false")
                .config("spark.sql.shuffle.partitions", "4")
                .config("spark.driver.memory", "1g")
