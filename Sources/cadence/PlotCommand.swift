@@ -142,7 +142,7 @@ struct PlotCommand: ParsableCommand {
             throw CadenceError(.io, "Cannot write the chart: \(error.localizedDescription)", path: output)
         }
         var console = StandardOutput()
-        console.writeLine("Wrote \(what) to \(output).")
+        console.writeLine("Wrote \(what) to \(TerminalText.escaped(output)).")
         console.flush()
     }
 }

@@ -48,12 +48,14 @@ struct StandardOutput {
 
 /// Direct, unbuffered access to the process's standard streams.
 enum StandardStreams {
-    /// Writes a line to standard error.
+    /// Writes a line for people to standard error, with its control characters escaped (see
+    /// ``TerminalText``): messages quote arguments, user ids and values from the data.
     static func writeError(_ line: String) {
-        write(Array((line + "\n").utf8), to: STDERR_FILENO)
+        write(Array((TerminalText.escaped(line) + "\n").utf8), to: STDERR_FILENO)
     }
 
-    /// Writes text to standard error without a newline (for progress bars that redraw a line).
+    /// Writes text to standard error without a newline (for progress bars that redraw a line),
+    /// as it is: the caller escapes what it quotes.
     static func writeErrorText(_ text: String) {
         write(Array(text.utf8), to: STDERR_FILENO)
     }
