@@ -67,6 +67,6 @@ struct StatsCommand: ParsableCommand {
         case .csv: report.writeCSV(to: &text)
         case .table: report.writeTable(to: &text)
         }
-        StandardStreams.write(text.bytes, to: STDOUT_FILENO)
+        StandardStreams.writeOutput(text.bytes)
     }
 }
