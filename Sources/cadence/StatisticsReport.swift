@@ -9,7 +9,7 @@ import Cadence
 import Foundation
 
 /// The rows of a `stats` result, ready to print in any format.
-struct StatisticsReport {
+struct StatisticsReport: Sendable {
     /// One interval's values, or one source's values within an interval.
     struct Row {
         var start: Date?

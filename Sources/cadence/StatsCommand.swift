@@ -56,9 +56,11 @@ struct StatsCommand: ParsableCommand {
         guard let store else {
             FreedMemoryReuse.enable()
             let output = UserRowsOutput(format: format ?? .csv)
-            return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn, query: query)
+            return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn,
+                                              request: try StatisticsRequest(query, store: nil))
         }
-        let report = try query.report(for: try HealthStore.open(at: store, options: .readOnly))
+        let healthStore = try HealthStore.open(at: store, options: .readOnly)
+        let report = try StatisticsRequest(query, store: healthStore).report(in: healthStore)
         var text = OutputText()
         switch format ?? .table {
         case .json:
