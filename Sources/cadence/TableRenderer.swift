@@ -24,11 +24,12 @@ struct TableRenderer {
 
     /// A column's header and alignment.
     struct Column {
-        var title: String
-        var alignment: Alignment
+        let title: String
+        let alignment: Alignment
 
+        /// A column headed `title`, escaped as cells are (a heading may name a unit from the data).
         init(_ title: String, alignment: Alignment = .left) {
-            self.title = title
+            self.title = TerminalText.escaped(title)
             self.alignment = alignment
         }
     }
