@@ -21,7 +21,7 @@ struct StatsCommand: ParsableCommand {
             With --interval, every interval that intersects [--from, --to) is listed in order, empty \
             ones included (their values are null). Without it, one statistic covers every selected \
             sample. Sums merge overlapping sources so that a walk recorded by a phone and a watch \
-            counts once (SPEC §5).
+            counts once (see How Cadence computes, Merging sources).
 
             Instead of a store, --input FILE (- for standard input) reads samples in the import \
             CSV's columns plus a user column (--user-column), the rows of each user consecutive \
