@@ -84,10 +84,11 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         FreedMemoryReuse.enable()
         if let input = samples.input {
-            return try userRows.writeStatistics(ofSamplesIn: input, userColumn: samples.userColumn, query: query)
+            return try userRows.writeStatistics(ofSamplesIn: input, userColumn: samples.userColumn,
+                                                request: try StatisticsRequest(query, store: nil))
         }
         let users = try stores.map { try BatchUser.stores(in: $0) } ?? list.map { try BatchUser.list(at: $0) } ?? []
-        let run = BatchRun(command: self, users: users)
+        let run = BatchRun(command: self, request: try StatisticsRequest(query, store: nil), users: users)
         let failed = try output.map { try run.resumable(into: $0) } ?? run.streaming()
         if !failed.isEmpty {
             try failures.map { try writeFailures(failed, to: $0) }

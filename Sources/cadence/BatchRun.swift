@@ -20,6 +20,8 @@ struct BatchRun {
     }
 
     let command: BatchCommand
+    /// The query, read from the options once and run on each user's store.
+    let request: StatisticsRequest
     let users: [BatchUser]
 
     /// What the workers share.
@@ -106,7 +108,7 @@ struct BatchRun {
                     let store = try HealthStore.open(at: user.store, options: .readOnly)
                     defer { try? store.close() }
                     // Each worker is one core: its queries aggregate serially, and --jobs says the cores used.
-                    let report = try command.query.report(for: store, parallelism: 1)
+                    let report = try request.report(in: store, parallelism: 1)
                     rows = (command.userRows.header(of: report), command.userRows.rows(of: report, user: user.identifier))
                 } catch {
                     failure = Failure(user: user, reason: Self.reason(error, store: user.store))

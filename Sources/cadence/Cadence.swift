@@ -44,8 +44,10 @@ struct CadenceCommand: ParsableCommand {
 
     /// Parses the arguments and runs the command; an error is reported as one line on standard
     /// error, never a trace: a ``CadenceError`` (file and line first, when it has them) with exit
-    /// code 1, a usage mistake with a pointer to the command's help and exit code 64.
+    /// code 1, a usage mistake with a pointer to the command's help and exit code 64. Output that
+    /// cannot be written ends the command as ``StandardStreams/writeOutput(_:)`` says.
     static func main() {
+        StandardStreams.reportClosedPipes()
         do {
             var command = try parseAsRoot()
             try command.run()

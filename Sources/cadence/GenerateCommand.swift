@@ -90,7 +90,7 @@ struct GenerateCommand: ParsableCommand {
         case .exportZIP: rows = try SyntheticExportWriter.exportArchive(data, to: output)
         }
         var console = StandardOutput()
-        console.writeLine("Wrote \(rows) samples (\(kind.rawValue), seed \(seed)) to \(output).")
+        console.writeLine("Wrote \(rows) samples (\(kind.rawValue), seed \(seed)) to \(TerminalText.escaped(output)).")
         console.flush()
     }
 }

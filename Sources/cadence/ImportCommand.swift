@@ -137,7 +137,7 @@ struct ImportCommand: ParsableCommand {
     static func text(_ summaries: [ImportSummary]) -> String {
         var text = ""
         for summary in summaries {
-            text += "\(TableRenderer.escaped(summary.file))\n"
+            text += "\(TerminalText.escaped(summary.file))\n"
             // A list under the file name, without a header.
             var table = TableRenderer(columns: [.init("Records"), .init("Count", alignment: .right)])
             table.showsHeader = false
@@ -145,10 +145,10 @@ struct ImportCommand: ParsableCommand {
             table.append(["  duplicates skipped", NumberText.grouped(summary.duplicates)])
             table.append(["  rejected", NumberText.grouped(summary.rejected)])
             for (type, count) in summary.unknownTypes.sorted(by: { $0.key < $1.key }) {
-                table.append(["  unknown type \(TableRenderer.escaped(type)) (stored)", NumberText.grouped(count)])
+                table.append(["  unknown type \(TerminalText.escaped(type)) (stored)", NumberText.grouped(count)])
             }
             for (value, count) in summary.unknownCategoryValues.sorted(by: { $0.key < $1.key }) {
-                table.append(["  unknown value \(TableRenderer.escaped(value)) (stored)", NumberText.grouped(count)])
+                table.append(["  unknown value \(TerminalText.escaped(value)) (stored)", NumberText.grouped(count)])
             }
             let counted: [(String, Int)] = [
                 ("other records (not stored)", summary.otherRecords),
@@ -165,10 +165,10 @@ struct ImportCommand: ParsableCommand {
             text += table.render()
             for rejection in summary.rejections.prefix(listedRejections) {
                 // The reason quotes the file's data: escaped like a table cell.
-                text += "  rejected \(TableRenderer.escaped(summary.file)):\(rejection.line): \(TableRenderer.escaped(rejection.reason))\n"
+                text += "  rejected \(TerminalText.escaped(summary.file)):\(rejection.line): \(TerminalText.escaped(rejection.reason))\n"
             }
             for issue in summary.routeIssues.prefix(listedRejections) {
-                text += "  route \(TableRenderer.escaped(summary.file)):\(issue.line): \(TableRenderer.escaped(issue.reason))\n"
+                text += "  route \(TerminalText.escaped(summary.file)):\(issue.line): \(TerminalText.escaped(issue.reason))\n"
             }
             if summary.rejected > listedRejections {
                 text += "  … and \(summary.rejected - min(listedRejections, summary.rejections.count)) more rejected records\n"

@@ -100,7 +100,7 @@ struct InfoCommand: ParsableCommand {
             day(lastEnd), String(info.types.reduce(0) { $0 + $1.chunks }), ByteCountText.format(info.totalChunkBytes),
             bytesPerSample(info).map { NumberText.fixed($0, decimals: 1) } ?? "-",
         ])
-        var text = "Store \(info.path) (\(info.storeIdentifier.uuidString.lowercased()))\n"
+        var text = "Store \(TerminalText.escaped(info.path)) (\(info.storeIdentifier.uuidString.lowercased()))\n"
         text += table.render()
         text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"

@@ -14,7 +14,7 @@ import Foundation
 ///     var text = OutputText()
 ///     text.append("sum,")
 ///     text.appendNumber(8_123)
-///     StandardStreams.write(text.bytes, to: STDOUT_FILENO)
+///     StandardStreams.writeOutput(text.bytes)
 struct OutputText {
     /// The text so far.
     private(set) var bytes: [UInt8] = []

@@ -79,15 +79,18 @@ struct PlotCommand: ParsableCommand {
         guard let from = resolved.from, let to = resolved.to else {
             throw ValidationError("plot needs both --from and --to.")
         }
-        let components = try IntervalComponents(parsing: interval)
+        let intervals = try StatisticsIntervals(interval: interval, anchor: anchor, from: from, to: to,
+                                                timeZone: resolved.timeZone)
+        let components = intervals.components
         let isDiscrete = quantityType.aggregationStyle.isDiscrete
         let options: StatisticsOptions = isDiscrete ? [.discreteAverage, .discreteMin, .discreteMax] : [.cumulativeSum]
-        let intervals = try StatisticsRequest.intervals(
-            store: store, type: quantityType, filter: resolved, from: from, to: to, interval: interval,
-            anchor: anchor, options: options, priority: priority.map(ArgumentValues.list))
+        let query = try StatisticsCollectionQuery(
+            quantityType: quantityType, quantitySamplePredicate: resolved.predicate, options: options,
+            anchorDate: intervals.anchorDate, intervalComponents: components, calendar: intervals.calendar,
+            sourcePriority: priority.map(ArgumentValues.list))
 
         var points: [SVGChart.Point] = []
-        for statistics in intervals {
+        for statistics in try intervals.statistics(of: query, in: store) {
             points.append(SVGChart.Point(
                 start: statistics.startDate, end: statistics.endDate,
                 value: try (isDiscrete ? statistics.averageQuantity() : statistics.sumQuantity())?.doubleValue(for: plotUnit),
@@ -142,7 +145,7 @@ struct PlotCommand: ParsableCommand {
             throw CadenceError(.io, "Cannot write the chart: \(error.localizedDescription)", path: output)
         }
         var console = StandardOutput()
-        console.writeLine("Wrote \(what) to \(output).")
+        console.writeLine("Wrote \(what) to \(TerminalText.escaped(output)).")
         console.flush()
     }
 }

@@ -98,7 +98,8 @@ struct PriorityCommand: ParsableCommand {
         }, table: { output in
             for row in rows {
                 let names = row.names.isEmpty ? "(none: default ranking)" : row.names.joined(separator: ", ")
-                output.writeLine("\(row.scope): \(names)\(row.isOwn ? "" : " (store-wide list)")")
+                // Source names and stored type identifiers come from the data: escaped for the terminal.
+                output.writeLine(TerminalText.escaped("\(row.scope): \(names)\(row.isOwn ? "" : " (store-wide list)")"))
             }
         })
     }

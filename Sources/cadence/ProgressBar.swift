@@ -59,7 +59,7 @@ final class ProgressBar: Sendable {
             state.isVisible = true
             return makeLine(now - state.started)
         }
-        if let line { StandardStreams.writeErrorText("\r\u{1B}[K" + line) }
+        if let line { StandardStreams.writeErrorText("\r\u{1B}[K" + TerminalText.escaped(line)) }
     }
 
     /// Erases the bar so that a message prints on a clean line; the next update draws it again.

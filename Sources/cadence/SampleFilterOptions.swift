@@ -12,8 +12,8 @@ import Foundation
 /// The options that select samples by date and source: `--from`, `--to`, `--strict-start`,
 /// `--strict-end`, `--source` and the `--time-zone` dates are read in.
 ///
-/// They build the SPEC §2 date predicate over [from, to): with neither strict flag a sample matches
-/// when it ends at or after `from` and starts before `to`.
+/// They build the date predicate over [from, to) (see How Cadence computes, Predicates): with
+/// neither strict flag a sample matches when it ends at or after `from` and starts before `to`.
 struct SampleFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The start of the date range, inclusive: RFC 3339 (2024-03-10T00:00:00-05:00) or a day (2024-03-10).",

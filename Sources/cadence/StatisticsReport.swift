@@ -9,7 +9,7 @@ import Cadence
 import Foundation
 
 /// The rows of a `stats` result, ready to print in any format.
-struct StatisticsReport {
+struct StatisticsReport: Sendable {
     /// One interval's values, or one source's values within an interval.
     struct Row {
         var start: Date?
@@ -282,7 +282,8 @@ struct StatisticsReport {
         }
         // Durations print as clock times and counts as numbers: only other statistics need the unit.
         let unitPhrase = selection.columns.allSatisfy { $0 == .duration || $0 == .count } ? "" : " in \(unit.unitString)"
-        text.append("\(typeName)\(unitPhrase), times in \(timeZoneName)\n")
+        // The type may be one the store holds under any name: escaped like the cells below.
+        text.append(TerminalText.escaped("\(typeName)\(unitPhrase), times in \(timeZoneName)") + "\n")
         if rows.isEmpty { text.append("(no intervals)\n") }
         table.write(to: &text)
     }

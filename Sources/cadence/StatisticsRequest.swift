@@ -8,73 +8,149 @@
 import Cadence
 import Foundation
 
-/// Runs the statistics queries behind `stats` and `plot`.
-enum StatisticsRequest {
-    /// The default anchor: local midnight of 2000-01-01 in the calendar's zone.
-    static func defaultAnchor(calendar: Calendar) throws -> Date {
-        guard let anchor = calendar.date(from: DateComponents(year: 2000, month: 1, day: 1)) else {
-            throw CadenceError(.invalidArgument, "Local midnight of 2000-01-01 does not exist in \(calendar.timeZone.identifier); give --anchor.")
+/// A statistics query read from the options of `cadence stats` once, then run on any number of
+/// stores: `stats` runs it on one, `batch` and `stats --input` on every user's.
+///
+///     let request = try StatisticsRequest(query, store: nil)   // reads and checks the options
+///     for store in stores { print(try request.report(in: store).rows.count) }
+///
+/// Reading the options (dates, zone, type, unit, statistics, values, interval, anchor) and
+/// building the query happen here; ``report(in:parallelism:)`` only runs it. A type that only a
+/// store can name (one imported under an identifier Cadence does not know) is looked up in each
+/// store, with what depends on it (its unit, its statistics).
+struct StatisticsRequest: Sendable {
+    /// What the request computes once its type is known: the query and the empty report its
+    /// results fill.
+    struct Plan: Sendable {
+        /// The query, and for a collection the intervals it lists.
+        enum Query: Sendable {
+            case intervals(StatisticsCollectionQuery, StatisticsIntervals)
+            case total(StatisticsQuery)
         }
-        return anchor
+
+        var query: Query
+        /// The heading, unit and columns; no rows.
+        var report: StatisticsReport
     }
 
-    /// Every interval of a statistics collection that intersects [`from`, `to`), empty ones included.
+    /// The options as given, for a type looked up in each store.
+    private let arguments: StatisticsQueryOptions
+    /// The date range, zone and predicate.
+    private let filter: SampleFilterOptions.Resolved
+    /// Source names in merge priority order, or `nil` for the store's list.
+    private let priority: [String]?
+    /// The plan, or `nil` when each store names the type.
+    private let plan: Plan?
+
+    /// Reads and checks `arguments`, looking the type up in `store` when one is given; without a
+    /// store, a type Cadence does not know is left for ``report(in:parallelism:)`` to look up.
     ///
-    /// - Parameters:
-    ///   - interval: The `--interval` text, such as `1d`.
-    ///   - anchor: The `--anchor` text, or `nil` for ``defaultAnchor(calendar:)``.
-    ///   - priority: Source names in merge priority order, or `nil` for the store's list.
-    ///   - parallelism: The cores the query aggregates on, or `nil` for all of them (`cadence batch`
-    ///     runs one query per core, each on one).
-    /// - Throws: ``CadenceError`` for unreadable arguments or options that do not fit the type.
-    static func intervals(store: HealthStore, type: QuantityType, filter: SampleFilterOptions.Resolved,
-                          from: Date, to: Date, interval: String, anchor: String?,
-                          options: StatisticsOptions, priority: [String]?, parallelism: Int? = nil) throws -> [Statistics] {
-        try intervals(store: store, filter: filter, from: from, to: to, interval: interval, anchor: anchor,
-                      parallelism: parallelism) { anchorDate, components, calendar in
-            try StatisticsCollectionQuery(
-                quantityType: type, quantitySamplePredicate: filter.predicate, options: options,
-                anchorDate: anchorDate, intervalComponents: components, calendar: calendar, sourcePriority: priority)
+    /// - Throws: ``CadenceError`` for unreadable arguments and options that do not fit the type.
+    init(_ arguments: StatisticsQueryOptions, store: HealthStore?) throws {
+        self.arguments = arguments
+        filter = try arguments.filter.resolve()
+        priority = arguments.priority.map(ArgumentValues.list)
+        let type: ArgumentValues.SampleTypeName
+        do {
+            type = try ArgumentValues.sampleType(arguments.type, in: store)
+        } catch let error as CadenceError where store == nil && error.code == .unknownType {
+            plan = nil
+            return
         }
+        plan = try Self.plan(for: type, arguments: arguments, filter: filter, priority: priority, store: store)
     }
 
-    /// Every interval of a collection over a category type and values (SPEC §14) that intersects
-    /// [`from`, `to`), empty ones included; arguments as for the quantity form.
-    static func intervals(store: HealthStore, category: CategoryType, values: Set<Int>,
-                          filter: SampleFilterOptions.Resolved, from: Date, to: Date, interval: String, anchor: String?,
-                          options: StatisticsOptions, priority: [String]?, parallelism: Int? = nil) throws -> [Statistics] {
-        try intervals(store: store, filter: filter, from: from, to: to, interval: interval, anchor: anchor,
-                      parallelism: parallelism) { anchorDate, components, calendar in
-            try StatisticsCollectionQuery(categoryType: category, values: values, predicate: filter.predicate,
-                                          options: options, anchorDate: anchorDate, intervalComponents: components,
-                                          calendar: calendar, sourcePriority: priority)
+    /// Runs the request on `store`: every interval that intersects [--from, --to) with
+    /// --interval, else one total over every selected sample.
+    ///
+    /// - Parameter parallelism: The cores an interval query aggregates on, or `nil` for all of them.
+    /// - Throws: ``CadenceError`` for a type the store does not hold (when the type is looked up
+    ///   in each store) and whatever reading the store throws.
+    func report(in store: HealthStore, parallelism: Int? = nil) throws -> StatisticsReport {
+        let plan = try self.plan ?? Self.plan(for: try ArgumentValues.sampleType(arguments.type, in: store),
+                                              arguments: arguments, filter: filter, priority: priority, store: store)
+        var report = plan.report
+        switch plan.query {
+        case .intervals(let query, let intervals):
+            for statistics in try intervals.statistics(of: query, in: store, parallelism: parallelism) {
+                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
+            }
+        case .total(let query):
+            let statistics = try store.execute(query)
+            // A total spans its samples; with no sample it spans the range asked for.
+            if statistics.isEmpty {
+                try report.append(statistics, start: filter.from, end: filter.to)
+            } else {
+                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
+            }
         }
+        return report
     }
 
-    /// Reads the interval arguments, builds the query with `makeQuery(anchor, components, calendar)`
-    /// and lists its intervals over [`from`, `to`).
-    private static func intervals(
-        store: HealthStore, filter: SampleFilterOptions.Resolved, from: Date, to: Date, interval: String,
-        anchor: String?, parallelism: Int?,
-        makeQuery: (Date, IntervalComponents, Calendar) throws -> StatisticsCollectionQuery
-    ) throws -> [Statistics] {
-        let components = try IntervalComponents(parsing: interval)
-        let calendar = ArgumentValues.calendar(in: filter.timeZone)
-        let anchorDate = try anchor.map { try ArgumentValues.date($0, option: "--anchor", timeZone: filter.timeZone) }
-            ?? defaultAnchor(calendar: calendar)
-        let query = try makeQuery(anchorDate, components, calendar)
-        let collection = try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query)
-        // From the interval holding `from` to the one holding the last instant before `to`: every
-        // interval that intersects [from, to), and no interval that starts at `to`.
-        let lastInstant = Date(timestamp: to.timestamp - 1)
-        return try collection.statistics(from: from, to: lastInstant)
+    /// The plan for `type`: a collection of a category type, else a collection or total of a
+    /// quantity type.
+    private static func plan(for type: ArgumentValues.SampleTypeName, arguments: StatisticsQueryOptions,
+                             filter: SampleFilterOptions.Resolved, priority: [String]?, store: HealthStore?) throws -> Plan {
+        if case .category(let categoryType) = type {
+            return try categoryPlan(categoryType, arguments: arguments, filter: filter, priority: priority)
+        }
+        guard arguments.values == nil else {
+            throw CadenceError(.invalidArgument, "--values applies to category types; \(arguments.type) is a quantity type.")
+        }
+        let quantityType = try ArgumentValues.quantityType(arguments.type, in: store)
+        let reportUnit = try ArgumentValues.unit(arguments.unit, for: quantityType)
+        let selection = try StatisticsSelection(parsing: arguments.options, for: quantityType)
+        let report = try StatisticsReport(typeIdentifier: quantityType.identifier, typeName: quantityType.shortIdentifier,
+                                          canonicalUnit: quantityType.canonicalUnit, unit: reportUnit, selection: selection,
+                                          timeZone: filter.timeZone, timeZoneName: filter.timeZoneName)
+        guard let interval = arguments.interval, let from = filter.from, let to = filter.to else {
+            let query = try StatisticsQuery(quantityType: quantityType, quantitySamplePredicate: filter.predicate,
+                                            options: selection.options, sourcePriority: priority)
+            return Plan(query: .total(query), report: report)
+        }
+        let intervals = try StatisticsIntervals(interval: interval, anchor: arguments.anchor, from: from, to: to,
+                                                timeZone: filter.timeZone)
+        let query = try StatisticsCollectionQuery(
+            quantityType: quantityType, quantitySamplePredicate: filter.predicate, options: selection.options,
+            anchorDate: intervals.anchorDate, intervalComponents: intervals.components, calendar: intervals.calendar,
+            sourcePriority: priority)
+        return Plan(query: .intervals(query, intervals), report: report)
     }
 
-    /// One statistics query over every selected sample.
-    static func total(store: HealthStore, type: QuantityType, filter: SampleFilterOptions.Resolved,
-                      options: StatisticsOptions, priority: [String]?) throws -> Statistics {
-        let query = try StatisticsQuery(quantityType: type, quantitySamplePredicate: filter.predicate,
-                                        options: options, sourcePriority: priority)
-        return try store.execute(query)
+    /// A category collection (see How Cadence computes, Category durations): time and samples of
+    /// `--values` per interval.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` without `--interval`, without `--values` for
+    ///   a type of several tracks, or for a `--unit`.
+    private static func categoryPlan(_ categoryType: CategoryType, arguments: StatisticsQueryOptions,
+                                     filter: SampleFilterOptions.Resolved, priority: [String]?) throws -> Plan {
+        guard let interval = arguments.interval, let from = filter.from, let to = filter.to else {
+            throw CadenceError(.invalidArgument, "Statistics of the category type \(categoryType.shortIdentifier) need --interval, --from and --to.")
+        }
+        guard arguments.unit == nil else {
+            throw CadenceError(.invalidArgument, "--unit does not apply to the category type \(categoryType.shortIdentifier): durations print as h:mm:ss.")
+        }
+        let chosen: Set<Int>
+        if let values = arguments.values {
+            chosen = Set(try ArgumentValues.categoryValues(values, of: categoryType))
+        } else if categoryType.tracks.count == 1, let track = categoryType.tracks.first {
+            chosen = track
+        } else {
+            let names = categoryType.values.map(\.shortName).joined(separator: ",")
+            throw CadenceError(.invalidArgument, "\(categoryType.shortIdentifier) has several tracks: name the values with --values (from \(names)).")
+        }
+        let selection = try StatisticsSelection(parsing: arguments.options, for: nil)
+        let names = chosen.sorted().map { value in categoryType.values.first { $0.rawValue == value }?.shortName ?? String(value) }
+        let report = try StatisticsReport(typeIdentifier: categoryType.identifier,
+                                          typeName: "\(categoryType.shortIdentifier) (\(names.joined(separator: ", ")))",
+                                          canonicalUnit: .second, unit: .second, selection: selection,
+                                          timeZone: filter.timeZone, timeZoneName: filter.timeZoneName)
+        let intervals = try StatisticsIntervals(interval: interval, anchor: arguments.anchor, from: from, to: to,
+                                                timeZone: filter.timeZone)
+        let query = try StatisticsCollectionQuery(categoryType: categoryType, values: chosen, predicate: filter.predicate,
+                                                  options: selection.options, anchorDate: intervals.anchorDate,
+                                                  intervalComponents: intervals.components, calendar: intervals.calendar,
+                                                  sourcePriority: priority)
+        return Plan(query: .intervals(query, intervals), report: report)
     }
 }

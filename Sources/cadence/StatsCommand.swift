@@ -21,7 +21,7 @@ struct StatsCommand: ParsableCommand {
             With --interval, every interval that intersects [--from, --to) is listed in order, empty \
             ones included (their values are null). Without it, one statistic covers every selected \
             sample. Sums merge overlapping sources so that a walk recorded by a phone and a watch \
-            counts once (SPEC §5).
+            counts once (see How Cadence computes, Merging sources).
 
             Instead of a store, --input FILE (- for standard input) reads samples in the import \
             CSV's columns plus a user column (--user-column), the rows of each user consecutive \
@@ -56,9 +56,11 @@ struct StatsCommand: ParsableCommand {
         guard let store else {
             FreedMemoryReuse.enable()
             let output = UserRowsOutput(format: format ?? .csv)
-            return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn, query: query)
+            return try output.writeStatistics(ofSamplesIn: samples.input ?? "-", userColumn: samples.userColumn,
+                                              request: try StatisticsRequest(query, store: nil))
         }
-        let report = try query.report(for: try HealthStore.open(at: store, options: .readOnly))
+        let healthStore = try HealthStore.open(at: store, options: .readOnly)
+        let report = try StatisticsRequest(query, store: healthStore).report(in: healthStore)
         var text = OutputText()
         switch format ?? .table {
         case .json:
@@ -67,6 +69,6 @@ struct StatsCommand: ParsableCommand {
         case .csv: report.writeCSV(to: &text)
         case .table: report.writeTable(to: &text)
         }
-        StandardStreams.write(text.bytes, to: STDOUT_FILENO)
+        StandardStreams.writeOutput(text.bytes)
     }
 }

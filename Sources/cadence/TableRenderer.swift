@@ -24,11 +24,12 @@ struct TableRenderer {
 
     /// A column's header and alignment.
     struct Column {
-        var title: String
-        var alignment: Alignment
+        let title: String
+        let alignment: Alignment
 
+        /// A column headed `title`, escaped as cells are (a heading may name a unit from the data).
         init(_ title: String, alignment: Alignment = .left) {
-            self.title = title
+            self.title = TerminalText.escaped(title)
             self.alignment = alignment
         }
     }
@@ -61,7 +62,7 @@ struct TableRenderer {
     /// Adds the next cell of the row being filled (rows fill column by column), escaped as
     /// ``append(_:)`` escapes cells.
     mutating func appendCell(_ text: String) {
-        let cell = Self.escaped(text)
+        let cell = TerminalText.escaped(text)
         cellText.append(cell)
         endCell(width: cell.count)
     }
@@ -77,29 +78,6 @@ struct TableRenderer {
     private mutating func endCell(width: Int) {
         cellEnds.append(cellText.bytes.count)
         cellWidths.append(width)
-    }
-
-    /// `text` with every control character and bidirectional formatting mark escaped.
-    static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional marks,
-    /// embeddings, overrides and isolates.
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 
     /// The table as lines of text (header, rule, rows), each ending in a newline.

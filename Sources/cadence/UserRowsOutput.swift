@@ -29,13 +29,13 @@ struct UserRowsOutput {
     }
 
     /// Reads samples in the import CSV's columns plus a user column, the rows of each user
-    /// consecutive, from `input` (`-` for standard input) and writes each user's rows of `query` as
-    /// soon as the user ends, holding one user's samples at a time and writing no store.
+    /// consecutive, from `input` (`-` for standard input) and writes each user's rows of `request`
+    /// as soon as the user ends, holding one user's samples at a time and writing no store.
     ///
     /// - Throws: What reading throws (a missing header or column, users not consecutive);
     ///   `ExitCode.failure` after the whole input when rows could not be read (each reported on
     ///   standard error with its line and user, and not counted).
-    func writeStatistics(ofSamplesIn input: String, userColumn: String, query: StatisticsQueryOptions) throws {
+    func writeStatistics(ofSamplesIn input: String, userColumn: String, request: StatisticsRequest) throws {
         let name = input == "-" ? "<stdin>" : input
         let source: FileHandle
         if input == "-" {
@@ -59,7 +59,7 @@ struct UserRowsOutput {
                 StandardStreams.writeError("Error: \(name):\(rejection.line): user '\(user)': \(rejection.reason)")
             }
             rejected += summary.rejected
-            let report = try query.report(for: store)
+            let report = try request.report(in: store)
             if !wroteHeader { output.write(header(of: report)) }
             wroteHeader = true
             output.write(rows(of: report, user: user))

@@ -291,4 +291,38 @@ struct BatchTests {
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("Error: \(output).parts: these parts were computed with other options (type=heartRate)"))
     }
+
+    /// The options are read once, before any store: a mistake in them is one error, not one per user.
+    @Test func anOptionThatDoesNotFitIsReportedOnceNotPerUser() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let list = directory.path("users.csv")
+        try "a,nowhere-a\nb,nowhere-b\nc,nowhere-c\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let result = try CadenceBinary.run(["batch", "--list", list, "--type", "stepCount", "--unit", "km",
+                                            "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "Error: The unit \"km\" cannot express stepCount, which is measured in count.\n")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    /// A type Cadence does not know is named by each user's samples, so it is looked up per user.
+    @Test func anUnknownTypeIsLookedUpInEachUsersSamples() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = try Self.userInput([
+            "a,HKQuantityTypeIdentifierGlowLevel,Lamp,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,4",
+            "a,HKQuantityTypeIdentifierGlowLevel,Lamp,count,2024-01-01T11:00:00Z,2024-01-01T11:10:00Z,6",
+            "b,HKQuantityTypeIdentifierGlowLevel,Lamp,count,2024-01-01T10:00:00Z,2024-01-01T10:10:00Z,9",
+        ], in: directory)
+        let result = try CadenceBinary.run(["batch", "--input", input.path, "--type", "HKQuantityTypeIdentifierGlowLevel",
+                                            "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d",
+                                            "--time-zone", "UTC", "--options", "average,maximum"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == """
+            user,startDate,endDate,average,maximum
+            a,2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,5,6
+            b,2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,9,9
+
+            """)
+    }
 }

@@ -80,9 +80,10 @@ enum CadenceBinary {
     /// Runs `cadence` with `arguments` and waits for it. `standardInput` is a file to read standard
     /// input from (none by default); with `fileSizeLimit`, no file it writes may grow past that many
     /// 512-byte blocks (`ulimit -f`): a write beyond fails with `EFBIG`, the way a full disk fails
-    /// it, at a size the test chooses.
+    /// it, at a size the test chooses. With `standardOutput` (`/dev/full`, a pipe nobody reads),
+    /// standard output goes there and the result's is empty.
     static func run(_ arguments: [String], currentDirectory: URL? = nil, standardInput: URL? = nil,
-                    fileSizeLimit: Int? = nil) throws -> CommandResult {
+                    fileSizeLimit: Int? = nil, standardOutput: FileHandle? = nil) throws -> CommandResult {
         let executable = try location.get()
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -106,7 +107,7 @@ enum CadenceBinary {
             process.executableURL = executable
             process.arguments = arguments
         }
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
