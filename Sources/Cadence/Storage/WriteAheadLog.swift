@@ -123,7 +123,7 @@ package enum WriteAheadLog {
 
     /// What starts at an offset of a segment: the one place a record's framing is parsed, for
     /// opening, `verify` and `repair` alike.
-    package enum Frame {
+    package enum Frame: Sendable {
         /// A whole record that passes its checksums and decodes; the next one starts at `end`.
         case record(LogEntry, end: Int)
         /// A record cut short by the end of the bytes, as a crash tears the append in flight: a
@@ -160,43 +160,45 @@ package enum WriteAheadLog {
     /// The frame starting at `offset` of `bytes` (`offset < bytes.count`).
     package static func frame(at offset: Int, in bytes: [UInt8], path: String) -> Frame {
         let remaining = bytes.count - offset
-        if remaining < 4 || word(at: offset, in: bytes) == recordMagic {
+        guard remaining >= 4 else {
             if startsWith(recordMagic, at: offset, in: bytes) || startsWith(legacyRecordMagic, at: offset, in: bytes) {
-                if remaining < headerSize { return .torn }
-            } else {
-                return bytes[offset...].allSatisfy { $0 == 0 } ? .zeros
-                    : .damaged("the bytes after the last record are not a record", isRecord: false)
+                return .torn
             }
+            return bytes[offset...].allSatisfy { $0 == 0 } ? .zeros
+                : .damaged("the bytes after the last record are not a record", isRecord: false)
+        }
+        switch word(at: offset, in: bytes) {
+        case recordMagic:
+            guard remaining >= headerSize else { return .torn }
             guard hasSoundHeader(at: offset, in: bytes) else {
                 return .damaged("its header (length and checksum) fails its checksum", isRecord: true)
             }
             let length = Int(word(at: offset + 4, in: bytes))
             guard length <= remaining - headerSize else { return .torn }
             return payload(at: offset + headerSize, length: length, checksum: word(at: offset + 8, in: bytes),
-                           in: bytes, path: path, isLast: false)
-        }
-        if word(at: offset, in: bytes) == legacyRecordMagic {
+                           in: bytes, path: path, isLegacyTail: false)
+        case legacyRecordMagic:
             guard remaining >= legacyHeaderSize else { return .torn }
             let length = Int(word(at: offset + 4, in: bytes))
             guard length <= remaining - legacyHeaderSize else { return .torn }
             return payload(at: offset + legacyHeaderSize, length: length, checksum: word(at: offset + 8, in: bytes),
-                           in: bytes, path: path, isLast: offset + legacyHeaderSize + length == bytes.count)
+                           in: bytes, path: path, isLegacyTail: offset + legacyHeaderSize + length == bytes.count)
+        case let magic:
+            if bytes[offset...].allSatisfy({ $0 == 0 }) { return .zeros }
+            // A magic a bit or two away from a record's is that record's, damaged; garbage rarely is.
+            let isRecord = (magic ^ recordMagic).nonzeroBitCount <= 2 || (magic ^ legacyRecordMagic).nonzeroBitCount <= 2
+            return .damaged(isRecord ? "its header's magic is damaged" : "bytes where a record should start are not one",
+                            isRecord: isRecord)
         }
-        if bytes[offset...].allSatisfy({ $0 == 0 }) { return .zeros }
-        // A magic a bit or two away from a record's is that record's, damaged; garbage rarely is.
-        let magic = word(at: offset, in: bytes)
-        let isRecord = (magic ^ recordMagic).nonzeroBitCount <= 2 || (magic ^ legacyRecordMagic).nonzeroBitCount <= 2
-        return .damaged(isRecord ? "its header's magic is damaged" : "bytes where a record should start are not one",
-                        isRecord: isRecord)
     }
 
     /// The frame of a payload whose header was read: a record, or its damage.
-    /// - Parameter isLast: A legacy record ending the bytes, whose bad checksum proves nothing.
+    /// - Parameter isLegacyTail: A legacy record ending the bytes, whose bad checksum proves nothing.
     private static func payload(at start: Int, length: Int, checksum: UInt32, in bytes: [UInt8], path: String,
-                                isLast: Bool) -> Frame {
+                                isLegacyTail: Bool) -> Frame {
         let end = start + length
         guard CRC32C.checksum(bytes[start..<end]) == checksum else {
-            return isLast ? .legacyBadTail : .damaged("it fails its checksum", isRecord: true)
+            return isLegacyTail ? .legacyBadTail : .damaged("it fails its checksum", isRecord: true)
         }
         do {
             return .record(try LogEntry(decoding: Array(bytes[start..<end]), path: path), end: end)
@@ -208,9 +210,9 @@ package enum WriteAheadLog {
     }
 
     /// One segment read as far as its records are whole and valid.
-    package struct Segment {
+    package struct Segment: Sendable {
         /// How a segment ends after its last valid record.
-        package enum Ending {
+        package enum Ending: Sendable {
             /// At the end of the file.
             case clean
             /// In an append a crash tore (never acknowledged): cut when the store is next opened
@@ -248,14 +250,19 @@ package enum WriteAheadLog {
             case .torn:
                 segment.ending = .torn
             case .zeros:
-                segment.ending = .unproven(CadenceError(.corruptFile, "the log ends in \(bytes.count - offset) zero bytes after its last record, at byte \(offset), where a crash may or may not have left them", path: path), records: 0)
+                let message = "the log ends in \(bytes.count - offset) zero bytes after its last record, at byte "
+                    + "\(offset), where a crash may or may not have left them"
+                segment.ending = .unproven(CadenceError(.corruptFile, message, path: path), records: 0)
             case .legacyBadTail:
-                segment.ending = .unproven(CadenceError(.corruptFile, "the last log record, at byte \(offset), fails its checksum; its framing (format version 3) cannot tell a torn write from damage", path: path), records: 1)
+                let message = "the last log record, at byte \(offset), fails its checksum; its framing (format version 3) "
+                    + "cannot tell a torn write from damage"
+                segment.ending = .unproven(CadenceError(.corruptFile, message, path: path), records: 1)
             case .damaged(let reason, let isRecord):
                 let records = (isRecord ? 1 : 0) + recordsStarting(after: offset, in: bytes, path: path)
                 let what = "the log record at byte \(offset) is damaged (\(reason))"
                 let lost = "\(records) record\(records == 1 ? "" : "s") (\(bytes.count - offset) bytes) from there on"
-                segment.ending = .damaged(CadenceError(.corruptFile, "\(what); \(lost) cannot be replayed: only repair (`cadence repair`) cuts them, reporting what is lost", path: path), reason: what, records: records)
+                let message = "\(what); \(lost) cannot be replayed: only repair (`cadence repair`) cuts them, reporting what is lost"
+                segment.ending = .damaged(CadenceError(.corruptFile, message, path: path), reason: what, records: records)
             }
             return segment
         }
