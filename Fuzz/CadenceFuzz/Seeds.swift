@@ -35,10 +35,11 @@ enum Seeds {
         seeds[.wal, default: []] += [("segment", [0] + store.segment), ("segment-refreshed", [1] + store.segment)]
         var offset = 0
         var record = 0
-        while offset + 12 <= store.segment.count {
+        while offset + WriteAheadLog.headerSize <= store.segment.count {
             let length = store.segment[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
-            seeds[.wal, default: []].append(("record-\(record)", [2] + store.segment[offset + 12..<offset + 12 + length]))
-            offset += 12 + length
+            let payload = offset + WriteAheadLog.headerSize
+            seeds[.wal, default: []].append(("record-\(record)", [2] + store.segment[payload..<payload + length]))
+            offset = payload + length
             record += 1
         }
         seeds[.wal, default: []].append(("manifest", [3] + store.manifest))

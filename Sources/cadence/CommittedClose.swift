@@ -24,10 +24,17 @@ enum CommittedClose {
         which the next command that opens the store for writing finishes.
         """
 
-    /// Closes `store`; returns the failure of the flush that closing runs, if any.
+    /// Closes `store`; returns the failure of the flush that closing runs, if any, when what the
+    /// command wrote reached the log.
+    ///
+    /// A store whose log append or `fsync` failed refuses to flush: that write's failure is the
+    /// command's own (reported where it happened), and its change may not be in the log, so it
+    /// is not returned here to be announced as saved.
     static func close(_ store: HealthStore) -> CadenceError? {
         do {
             try store.close()
+            return nil
+        } catch let error as CadenceError where error.code == .closed {
             return nil
         } catch let error as CadenceError {
             return error

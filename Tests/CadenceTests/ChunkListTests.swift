@@ -162,7 +162,7 @@ struct ChunkListTests {
         return path
     }
 
-    @Test("A store written in format version 2 opens and answers as it did, and its next write moves it to version 3")
+    @Test("A store written in format version 2 opens and answers as it did, and opening it for writing moves it to the current version")
     func versionTwoStoreOpens() throws {
         let path = try Self.versionTwoStore()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -92,12 +92,20 @@ struct DamageTests {
         #expect(order[cut..<installed].contains { $0 == (.syncFile, logPath) }, "\(order)")
     }
 
-    @Test("Verify reports a log whose last record was damaged in place (not a torn append)")
+    @Test("A log whose last record was damaged in place (not a torn append) does not open, naming the log")
     func zeroedLogTail() throws {
         let (memory, logPath, _) = try Self.store()
         var bytes = try memory.readFile(logPath)
         for index in (bytes.count - 1_000)..<bytes.count { bytes[index] = 0 }
         memory.overwrite(logPath, with: bytes)
+        let error = #expect(throws: CadenceError.self) { _ = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory) }
+        #expect(error?.path == logPath && error?.code == .corruptFile)
+    }
+
+    @Test("Verify reports zeros after the last record, which a tear may leave but cannot prove, as damage")
+    func zerosAfterLastRecord() throws {
+        let (memory, logPath, _) = try Self.store()
+        memory.overwrite(logPath, with: try memory.readFile(logPath) + [UInt8](repeating: 0, count: 600))
         let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
         let problems = reader.verify()
         #expect(problems.map(\.path) == [logPath])

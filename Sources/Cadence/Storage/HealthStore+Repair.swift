@@ -31,15 +31,19 @@ extension HealthStore {
     /// Salvages what is intact in a damaged store so that it opens again.
     ///
     /// Chunk files that are missing or fail a checksum are dropped from the manifest (their
-    /// samples are lost, and counted); a log segment is cut before its first damaged record (the
-    /// records after it are lost, and counted). A damaged manifest (or chunk list) cannot be rebuilt
-    /// — it holds the source dictionary the chunks refer to — so repair then throws and the store should be
-    /// restored from a backup. Nothing is changed when the store is intact.
+    /// samples are lost, and counted); a log segment is cut before its first damaged record (it
+    /// and the records after it are lost, and counted). Repair is the only place that cuts a
+    /// record that may have been acknowledged: opening refuses such a log. A torn final append
+    /// (a save a crash cut short, never acknowledged) is not damage: it is left for opening to cut.
+    /// A damaged manifest (or chunk list) cannot be rebuilt — it holds the source dictionary the
+    /// chunks refer to — so repair then throws and the store should be restored from a backup.
+    /// Nothing is changed when the store is intact.
     ///
     /// Only proven damage is dropped: a chunk that cannot be read for another reason (a
     /// permission error, `EIO`) stops repair with that error, and nothing is changed.
     ///
-    /// - Throws: ``CadenceError/Code/storeLocked`` when a process has the store open for writing;
+    /// - Throws: ``CadenceError/Code/notFound`` when `path` holds no store (nothing is left in it);
+    ///   ``CadenceError/Code/storeLocked`` when a process has the store open for writing;
     ///   ``CadenceError/Code/corruptFile`` when the manifest itself or a type's chunk list is damaged;
     ///   ``CadenceError/Code/io`` naming the file that could not be read.
     /// - Complexity: O(*n*): every chunk and log record is read and checked.
@@ -51,9 +55,13 @@ extension HealthStore {
     package static func repair(at path: String, fileSystem: any FileSystem, waitForWriter: Bool = false) throws
         -> RepairReport
     {
+        let manifestPath = path + "/" + Manifest.fileName
+        // Checked before the lock is taken, so that a directory that is not a store gets no LOCK file.
+        guard fileSystem.exists(manifestPath) else {
+            throw CadenceError(.notFound, "there is no store here (no MANIFEST)", path: path)
+        }
         let lock = try StoreWriter.takeLock(path, waiting: waitForWriter, fileSystem: fileSystem)
         defer { lock.unlock() }
-        let manifestPath = path + "/" + Manifest.fileName
         let intact = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem)
         var manifest = intact
         var report = RepairReport()
@@ -75,27 +83,42 @@ extension HealthStore {
         }
         let segments = try fileSystem.contentsOfDirectory(path).compactMap(WriteAheadLog.segmentNumber).sorted()
         var cut = false
-        for segment in segments where segment >= manifest.logSegment {
+        for (position, segment) in segments.enumerated() where segment >= manifest.logSegment {
             let segmentPath = path + "/" + WriteAheadLog.segmentName(segment)
             let bytes = try fileSystem.readFile(segmentPath)
             if cut {
                 // Records after a damaged one may depend on it (provenance numbers): drop them too.
-                report.logRecordsLost += WriteAheadLog.recordsStarting(from: 0, in: bytes, path: segmentPath)
+                report.logRecordsLost += WriteAheadLog.recordsStarting(after: -1, in: bytes, path: segmentPath)
                 try fileSystem.remove(segmentPath)
                 report.damage.append(.init(path: segmentPath, action: "follows a damaged record; removed"))
                 continue
             }
-            let validLength = WriteAheadLog.validLength(of: bytes, path: segmentPath)
-            if validLength < bytes.count {
-                try fileSystem.truncate(segmentPath, to: validLength)
-                // The cut must be durable before the manifest below says the store was repaired.
-                let truncated = try fileSystem.openForAppending(segmentPath)
-                defer { truncated.close() }
-                try truncated.sync()
-                report.logRecordsLost += WriteAheadLog.recordsStarting(from: validLength, in: bytes, path: segmentPath)
-                report.damage.append(.init(path: segmentPath, action: "damaged at byte \(validLength); cut there"))
-                cut = true
+            let read = WriteAheadLog.readSegment(bytes, path: segmentPath)
+            let lost: Int
+            switch read.ending {
+            case .clean:
+                continue
+            case .torn where position == segments.count - 1:
+                // An append a crash tore was never acknowledged: no damage, and opening cuts it.
+                continue
+            case .torn:
+                lost = 0
+                report.damage.append(.init(path: segmentPath, action: "torn at byte \(read.validLength), before later segments; cut there"))
+            case .unproven(let error, let records):
+                lost = records
+                report.damage.append(.init(path: segmentPath, action: "\(error.message); cut at byte \(read.validLength)"))
+            case .damaged(_, let reason, let records):
+                lost = records
+                report.damage.append(.init(path: segmentPath, action: "\(reason); cut there, "
+                                           + "dropping \(records) record\(records == 1 ? "" : "s") (\(bytes.count - read.validLength) bytes)"))
             }
+            try fileSystem.truncate(segmentPath, to: read.validLength)
+            // The cut must be durable before the manifest below says the store was repaired.
+            let truncated = try fileSystem.openForAppending(segmentPath)
+            defer { truncated.close() }
+            try truncated.sync()
+            report.logRecordsLost += lost
+            cut = true
         }
         if !report.damage.isEmpty {
             try manifest.install(replacing: intact, in: path, fileSystem: fileSystem)

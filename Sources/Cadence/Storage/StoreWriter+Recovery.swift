@@ -23,9 +23,19 @@ extension StoreWriter {
             try fileSystem.createDirectory(path)
         }
         let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
-        let manifest: Manifest
+        var manifest: Manifest
         if fileSystem.exists(manifestPath) {
-            manifest = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem)
+            let bytes = try fileSystem.readFile(manifestPath)
+            manifest = try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem)
+            let version = try FormatVersion.readHeader(bytes, magic: Manifest.magic, kind: "store manifest", path: manifestPath).version
+            if version < FormatVersion.current {
+                // Moved on before the first record of the current framing is appended, so that
+                // an older build refuses the store by its version instead of taking the records
+                // for damage.
+                var upgraded = manifest
+                try upgraded.install(replacing: manifest, in: path, fileSystem: fileSystem)
+                manifest = upgraded
+            }
         } else {
             // Checked again under the lock: another process may have been creating a store here.
             try requireNoForeignFiles(path, fileSystem: fileSystem)
@@ -121,7 +131,9 @@ extension StoreWriter {
             do {
                 let bytes = try fileSystem.readFile(logPath)
                 if bytes.count >= replayedLength {
-                    let (entries, validLength) = try WriteAheadLog.readSegment(Array(bytes[replayedLength...]), path: logPath)
+                    let segment = WriteAheadLog.readSegment(bytes, from: replayedLength, path: logPath)
+                    if case .damaged(let error, _, _) = segment.ending { throw error }
+                    let entries = segment.entries
                     guard !entries.isEmpty else { return nil }
                     var updated = snapshot
                     var extents: [String: StoreChange.Extent] = [:]
@@ -139,7 +151,7 @@ extension StoreWriter {
                             }
                         }
                     }
-                    replayedLength += validLength
+                    replayedLength = segment.validLength
                     return (updated, StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
                                                  types: extents))
                 }
@@ -194,15 +206,21 @@ extension StoreWriter {
             }
             let path = logPath(segment)
             let bytes = try fileSystem.readFile(path)
-            let (entries, validLength) = try WriteAheadLog.readSegment(bytes, path: path)
-            if validLength < bytes.count {
+            let read = WriteAheadLog.readSegment(bytes, path: path)
+            switch read.ending {
+            case .clean:
+                break
+            case .damaged(let error, _, _):
+                // Cutting here would drop acknowledged changes: that is repair's call, counted.
+                throw error
+            case .torn, .unproven:
                 guard position == segments.count - 1 else {
                     throw CadenceError(.corruptFile, "a log segment before the last one is torn", path: path)
                 }
-                if !options.readOnly { try fileSystem.truncate(path, to: validLength) }
+                if !options.readOnly { try fileSystem.truncate(path, to: read.validLength) }
             }
-            for entry in entries { snapshot = try apply(entry, to: snapshot) }
-            replayedLength = validLength
+            for entry in read.entries { snapshot = try apply(entry, to: snapshot) }
+            replayedLength = read.validLength
             if !options.readOnly && segment != segments.last {
                 // What is replayed must be on disk: a record whose fsync failed before a crash of
                 // this process may still sit only in the page cache.

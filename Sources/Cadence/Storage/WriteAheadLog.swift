@@ -75,12 +75,24 @@ package enum LogEntry: Sendable {
     }
 }
 
-/// The write-ahead log: numbered segment files of checksummed records. A record is
-/// `magic (UInt32) · length (UInt32) · CRC-32C (UInt32) · payload`; a save returns only after its
-/// record is written and `fsync`ed.
+/// The write-ahead log: numbered segment files of records. A record is
+/// `magic · length · payload CRC-32C · header CRC-32C · payload` (four `UInt32`s, then the
+/// payload); a save returns only after its record is written and `fsync`ed.
+///
+/// The header checksum covers the magic, the length and the payload checksum, so a record's
+/// framing proves itself: a complete header that fails it is damage wherever it is, and a header
+/// that passes it, whose payload runs past the end of the file, is an append a crash tore. Logs
+/// written before the header checksum (format version 3 and earlier, `legacyRecordMagic`) are
+/// still read, with the weaker rule their framing allows.
 package enum WriteAheadLog {
-    static let recordMagic: UInt32 = 0x4C44_4E43  // "CNDL"
-    static let headerSize = 12
+    /// The magic that starts a record ("CNDR").
+    package static let recordMagic: UInt32 = 0x5244_4E43
+    /// The magic of a record without a header checksum ("CNDL"): `magic · length · CRC-32C · payload`.
+    package static let legacyRecordMagic: UInt32 = 0x4C44_4E43
+    /// The bytes of a record's header: magic, length, payload checksum, header checksum.
+    package static let headerSize = 16
+    /// The bytes of a legacy record's header: magic, length, payload checksum.
+    package static let legacyHeaderSize = 12
 
     /// The file name of segment `number`.
     package static func segmentName(_ number: UInt64) -> String {
@@ -97,141 +109,197 @@ package enum WriteAheadLog {
     /// Frames an entry as a record.
     package static func record(_ entry: LogEntry) throws -> [UInt8] {
         let payload = try entry.encode()
+        guard let length = UInt32(exactly: payload.count) else {
+            throw CadenceError(.invalidArgument, "a log record of \(payload.count) bytes is over the 4 GiB a record can hold")
+        }
         var writer = BinaryWriter(capacity: payload.count + headerSize)
         writer.write(recordMagic)
-        writer.write(UInt32(payload.count))
+        writer.write(length)
         writer.write(payload.withUnsafeBytes { CRC32C.checksum($0) })
+        writer.write(CRC32C.checksum(writer.bytes))
         writer.write(bytes: payload)
         return writer.bytes
     }
 
-    /// What starts at an offset of a segment: the one place a record's framing
-    /// (`magic · length · CRC-32C · payload`) is parsed, for opening, `verify` and `repair` alike.
-    package enum Frame {
-        /// A whole record that passes its checksum and decodes; the next one starts at `end`.
+    /// What starts at an offset of a segment: the one place a record's framing is parsed, for
+    /// opening, `verify` and `repair` alike.
+    package enum Frame: Sendable {
+        /// A whole record that passes its checksums and decodes; the next one starts at `end`.
         case record(LogEntry, end: Int)
-        /// The header or the payload runs past the end of the bytes.
-        case truncated
-        /// The first four bytes are not a record's magic.
-        case badHeader
-        /// A whole record that fails its checksum; what follows it starts at `end`.
-        case badChecksum(end: Int)
-        /// A whole record that passes its checksum but does not decode.
-        case malformed(String)
+        /// A record cut short by the end of the bytes, as a crash tears the append in flight: a
+        /// prefix of a header, or a header that passes its checksum whose payload runs past the
+        /// end. (Of the legacy framing, any header whose length runs past the end.)
+        case torn
+        /// Zero bytes from here to the end, where no record starts.
+        case zeros
+        /// A whole legacy record at the very end that fails its checksum: its framing cannot
+        /// tell a tear from damage.
+        case legacyBadTail
+        /// Proven damage: a complete header that fails its checksum, a payload that fails its
+        /// checksum under a good header, a payload that does not decode, or bytes that are no
+        /// record followed by more than zeros. `isRecord` says whether a record starts here.
+        case damaged(String, isRecord: Bool)
     }
 
-    /// The frame starting at `offset` of `bytes`.
+    /// The little-endian `UInt32` at `offset` (which must leave four bytes).
+    private static func word(at offset: Int, in bytes: [UInt8]) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+    }
+
+    /// Whether the bytes from `offset` on (at most four) are the start of `magic`.
+    private static func startsWith(_ magic: UInt32, at offset: Int, in bytes: [UInt8]) -> Bool {
+        (offset..<min(offset + 4, bytes.count)).allSatisfy { bytes[$0] == UInt8(truncatingIfNeeded: magic >> (8 * ($0 - offset))) }
+    }
+
+    /// Whether a complete header of the current framing that passes its checksum starts at `offset`.
+    private static func hasSoundHeader(at offset: Int, in bytes: [UInt8]) -> Bool {
+        bytes.count - offset >= headerSize && word(at: offset, in: bytes) == recordMagic
+            && CRC32C.checksum(bytes[offset..<offset + 12]) == word(at: offset + 12, in: bytes)
+    }
+
+    /// The frame starting at `offset` of `bytes` (`offset < bytes.count`).
     package static func frame(at offset: Int, in bytes: [UInt8], path: String) -> Frame {
-        guard bytes.count - offset >= headerSize else { return .truncated }
-        var reader = BinaryReader(bytes, path: path)
-        guard (try? reader.readBytes(offset)) != nil, let magic = try? reader.read(UInt32.self),
-              let length = try? reader.read(UInt32.self), let checksum = try? reader.read(UInt32.self)
-        else { return .truncated }
-        guard magic == recordMagic else { return .badHeader }
-        guard Int(length) <= reader.remaining, let payload = try? reader.readBytes(Int(length)) else { return .truncated }
-        let end = reader.offset
-        guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum else { return .badChecksum(end: end) }
-        do {
-            return .record(try LogEntry(decoding: Array(payload), path: path), end: end)
-        } catch let error as CadenceError {
-            return .malformed(error.message)
-        } catch {
-            return .malformed("\(error)")
+        let remaining = bytes.count - offset
+        guard remaining >= 4 else {
+            if startsWith(recordMagic, at: offset, in: bytes) || startsWith(legacyRecordMagic, at: offset, in: bytes) {
+                return .torn
+            }
+            return bytes[offset...].allSatisfy { $0 == 0 } ? .zeros
+                : .damaged("the bytes after the last record are not a record", isRecord: false)
+        }
+        switch word(at: offset, in: bytes) {
+        case recordMagic:
+            guard remaining >= headerSize else { return .torn }
+            guard hasSoundHeader(at: offset, in: bytes) else {
+                return .damaged("its header (length and checksum) fails its checksum", isRecord: true)
+            }
+            let length = Int(word(at: offset + 4, in: bytes))
+            guard length <= remaining - headerSize else { return .torn }
+            return payload(at: offset + headerSize, length: length, checksum: word(at: offset + 8, in: bytes),
+                           in: bytes, path: path, isLegacyTail: false)
+        case legacyRecordMagic:
+            guard remaining >= legacyHeaderSize else { return .torn }
+            let length = Int(word(at: offset + 4, in: bytes))
+            guard length <= remaining - legacyHeaderSize else { return .torn }
+            return payload(at: offset + legacyHeaderSize, length: length, checksum: word(at: offset + 8, in: bytes),
+                           in: bytes, path: path, isLegacyTail: offset + legacyHeaderSize + length == bytes.count)
+        case let magic:
+            if bytes[offset...].allSatisfy({ $0 == 0 }) { return .zeros }
+            // A magic a bit or two away from a record's is that record's, damaged; garbage rarely is.
+            let isRecord = (magic ^ recordMagic).nonzeroBitCount <= 2 || (magic ^ legacyRecordMagic).nonzeroBitCount <= 2
+            return .damaged(isRecord ? "its header's magic is damaged" : "bytes where a record should start are not one",
+                            isRecord: isRecord)
         }
     }
 
-    /// Whether a record's magic starts at `offset` (as far as the bytes go).
-    package static func startsWithRecordMagic(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var magic = BinaryWriter()
-        magic.write(recordMagic)
-        return !bytes.isEmpty && bytes.prefix(4).elementsEqual(magic.bytes.prefix(bytes.count))
+    /// The frame of a payload whose header was read: a record, or its damage.
+    /// - Parameter isLegacyTail: A legacy record ending the bytes, whose bad checksum proves nothing.
+    private static func payload(at start: Int, length: Int, checksum: UInt32, in bytes: [UInt8], path: String,
+                                isLegacyTail: Bool) -> Frame {
+        let end = start + length
+        guard CRC32C.checksum(bytes[start..<end]) == checksum else {
+            return isLegacyTail ? .legacyBadTail : .damaged("it fails its checksum", isRecord: true)
+        }
+        do {
+            return .record(try LogEntry(decoding: Array(bytes[start..<end]), path: path), end: end)
+        } catch let error as CadenceError {
+            return .damaged("it is malformed: \(error.message)", isRecord: true)
+        } catch {
+            return .damaged("it is malformed: \(error)", isRecord: true)
+        }
     }
 
-    /// Reads the records of one segment, as opening does.
+    /// One segment read as far as its records are whole and valid.
+    package struct Segment: Sendable {
+        /// How a segment ends after its last valid record.
+        package enum Ending: Sendable {
+            /// At the end of the file.
+            case clean
+            /// In an append a crash tore (never acknowledged): cut when the store is next opened
+            /// for writing, noted by `verify`.
+            case torn
+            /// In bytes that cannot hold an acknowledged record as far as the framing tells
+            /// (zeros, or a legacy record at the end failing its checksum): cut when the store is
+            /// next opened for writing, as a tear may leave them, but damage to `verify`; they
+            /// hold `records` (1 for the legacy record, 0 for zeros).
+            case unproven(CadenceError, records: Int)
+            /// In a damaged record (what is wrong: `reason`): every open refuses the store, and
+            /// only `repair` cuts it, with the `records` from it on (it included).
+            case damaged(CadenceError, reason: String, records: Int)
+        }
+
+        /// The records up to `validLength`.
+        package var entries: [LogEntry] = []
+        /// Where the valid records end.
+        package var validLength: Int
+        package var ending: Ending = .clean
+    }
+
+    /// Reads the records of one segment from `start` on.
     ///
-    /// A torn tail — a record whose header or payload runs past the end of the file, or the
-    /// file's last record failing its checksum — ends the segment: the records before it are
-    /// returned with `validLength`, the offset to truncate to. Damage followed by further data is
-    /// corruption and throws ``CadenceError/Code/corruptFile`` naming the file.
-    package static func readSegment(_ bytes: [UInt8], path: String) throws -> (entries: [LogEntry], validLength: Int) {
-        var entries: [LogEntry] = []
-        var offset = 0
-        while offset < bytes.count {
+    /// - Complexity: O(*n*) in the bytes, plus a scan of what follows damage.
+    package static func readSegment(_ bytes: [UInt8], from start: Int = 0, path: String) -> Segment {
+        var segment = Segment(validLength: start)
+        while segment.validLength < bytes.count {
+            let offset = segment.validLength
             switch frame(at: offset, in: bytes, path: path) {
             case .record(let entry, let end):
-                entries.append(entry)
-                offset = end
-            case .truncated:
-                return (entries, offset)
-            case .badHeader:
-                // Zeros or garbage at the very end are a torn append; anywhere else, corruption.
-                if bytes[offset...].allSatisfy({ $0 == 0 }) { return (entries, offset) }
-                throw CadenceError(.corruptFile, "log record at byte \(offset) has a bad header", path: path)
-            case .badChecksum(let end):
-                if end == bytes.count { return (entries, offset) }
-                throw CadenceError(.corruptFile, "log record at byte \(offset) fails its checksum", path: path)
-            case .malformed(let message):
-                throw CadenceError(.corruptFile, "log record at byte \(offset) is malformed: \(message)", path: path)
+                segment.entries.append(entry)
+                segment.validLength = end
+                continue
+            case .torn:
+                segment.ending = .torn
+            case .zeros:
+                let message = "the log ends in \(bytes.count - offset) zero bytes after its last record, at byte "
+                    + "\(offset), where a crash may or may not have left them"
+                segment.ending = .unproven(CadenceError(.corruptFile, message, path: path), records: 0)
+            case .legacyBadTail:
+                let message = "the last log record, at byte \(offset), fails its checksum; its framing (format version 3) "
+                    + "cannot tell a torn write from damage"
+                segment.ending = .unproven(CadenceError(.corruptFile, message, path: path), records: 1)
+            case .damaged(let reason, let isRecord):
+                let records = (isRecord ? 1 : 0) + recordsStarting(after: offset, in: bytes, path: path)
+                let what = "the log record at byte \(offset) is damaged (\(reason))"
+                let lost = "\(records) record\(records == 1 ? "" : "s") (\(bytes.count - offset) bytes) from there on"
+                let message = "\(what); \(lost) cannot be replayed: only repair (`cadence repair`) cuts them, reporting what is lost"
+                segment.ending = .damaged(CadenceError(.corruptFile, message, path: path), reason: what, records: records)
             }
+            return segment
         }
-        return (entries, bytes.count)
+        return segment
     }
 
-    /// The length of a segment's longest prefix of whole, valid records: what `repair` keeps.
-    package static func validLength(of bytes: [UInt8], path: String) -> Int {
-        var offset = 0
-        while offset < bytes.count, case .record(_, let end) = frame(at: offset, in: bytes, path: path) { offset = end }
-        return offset
-    }
-
-    /// How many records start in the damaged bytes from `offset` on, for `repair`'s report: every
-    /// record header (the record magic) that begins a valid record, which is skipped whole, or a
-    /// damaged one, counted once. Bytes without a record header (garbage appended to the file)
-    /// hold no record.
-    package static func recordsStarting(from offset: Int, in bytes: [UInt8], path: String) -> Int {
+    /// How many whole records start after `offset`, for counting what damage there costs: every
+    /// header of the current framing that passes its checksum, and every legacy record that
+    /// passes its checksum, found byte by byte past damage (a damaged length tells nothing).
+    package static func recordsStarting(after offset: Int, in bytes: [UInt8], path: String) -> Int {
         var count = 0
-        var offset = offset
-        while offset + 4 <= bytes.count {
-            if case .record(_, let end) = frame(at: offset, in: bytes, path: path) {
+        var position = offset + 1
+        while position + 4 <= bytes.count {
+            if hasSoundHeader(at: position, in: bytes) {
+                let end = position + headerSize + Int(word(at: position + 4, in: bytes))
+                guard end <= bytes.count else { break }
                 count += 1
-                offset = end
-            } else if startsWithRecordMagic(bytes[offset..<offset + 4]) {
+                position = end
+            } else if word(at: position, in: bytes) == legacyRecordMagic,
+                      case .record(_, let end) = frame(at: position, in: bytes, path: path) {
                 count += 1
-                offset += headerSize
+                position = end
             } else {
-                offset += 1
+                position += 1
             }
         }
         return count
     }
 
-    /// How the last segment of a log ends, for `verify`.
-    ///
-    /// Opening forgives any bad ending of the last segment (a writer cuts it), since a crash may
-    /// tear the append that was in flight. Only a *clean* torn append — the file ends inside its
-    /// last record, whose header, as far as it got, is a record's — is what a crash leaves; a
-    /// whole-length record that fails its checksum, or zeros and garbage, are damage done after
-    /// the record was written, and would silently undo an acknowledged change.
-    ///
-    /// - Returns: The bytes of a torn final append (0 when the segment ends cleanly), or the damage.
+    /// How the last segment of a log ends, for `verify`: the bytes of a torn final append (0
+    /// when it ends cleanly), or the damage (bytes that may hold an acknowledged change).
     package static func inspectTail(_ bytes: [UInt8], path: String) -> Result<Int, CadenceError> {
-        let validLength: Int
-        do {
-            validLength = try readSegment(bytes, path: path).validLength
-        } catch let error as CadenceError {
-            return .failure(error)
-        } catch {
-            return .failure(CadenceError(.corruptFile, "\(error)", path: path))
+        let segment = readSegment(bytes, path: path)
+        switch segment.ending {
+        case .clean: return .success(0)
+        case .torn: return .success(bytes.count - segment.validLength)
+        case .unproven(let error, _), .damaged(let error, _, _): return .failure(error)
         }
-        let tail = bytes[validLength...]
-        guard !tail.isEmpty else { return .success(0) }
-        // A clean tear: a record's header, as far as it got, whose record runs past the end.
-        let headerIsARecords = startsWithRecordMagic(tail)
-        var runsPastEnd = false
-        if case .truncated = frame(at: validLength, in: bytes, path: path) { runsPastEnd = true }
-        guard headerIsARecords && runsPastEnd else {
-            return .failure(CadenceError(.corruptFile, "the last log record, at byte \(validLength), is damaged, not torn by an unfinished write; opening the store for writing would drop the change it holds (run repair to see it counted)", path: path))
-        }
-        return .success(tail.count)
     }
 }
