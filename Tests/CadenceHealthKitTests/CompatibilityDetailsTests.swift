@@ -1,0 +1,136 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import CadenceHealthKit
+import Foundation
+import Testing
+
+/// Units, predicates, errors and store opening of the compatibility layer.
+@Suite("CadenceHealthKit details")
+struct CompatibilityDetailsTests {
+    @Test("units convert with HealthKit's constants; a unit outside the grammar converts to nan, never traps")
+    func units() {
+        let fiveKilometers = HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 5)
+        #expect(abs(fiveKilometers.doubleValue(for: .mile()) - 5_000 / 1_609.34) < 1e-9)
+        #expect(fiveKilometers.is(compatibleWith: .foot()))
+        #expect(!fiveKilometers.is(compatibleWith: .count()))
+        #expect(fiveKilometers.doubleValue(for: .count()).isNaN)
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        #expect(bpm == HKUnit(from: "count/min"))
+        #expect(HKQuantity(unit: bpm, doubleValue: 60).doubleValue(for: HKUnit.count().unitDivided(by: .second())) == 1)
+        #expect(HKQuantity(unit: .largeCalorie(), doubleValue: 1).doubleValue(for: .kilocalorie()) == 1)
+        #expect(HKQuantity(unit: .pound(), doubleValue: 1).doubleValue(for: .gram()) == 453.592)
+        #expect(HKQuantity(unit: .degreeCelsius(), doubleValue: 37).doubleValue(for: .degreeFahrenheit()) - 98.6 < 1e-9)
+        let kilogramsPerSquareMeter = HKUnit.gramUnit(with: .kilo).unitDivided(by: HKUnit.meter().unitRaised(toPower: 2))
+        #expect(HKQuantity(unit: kilogramsPerSquareMeter, doubleValue: 1).doubleValue(for: HKUnit(from: "g/cm^2")) == 0.1)
+        #expect(HKQuantity(unit: HKUnit(from: "furlongs"), doubleValue: 1).doubleValue(for: .meter()).isNaN)
+        #expect(HKQuantityType(.stepCount).is(compatibleWith: .count()))
+        #expect(HKQuantityType(.heartRate).aggregationStyle == .discreteTemporallyWeighted)
+        #expect(HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier("HKQuantityTypeIdentifierNoSuchThing")) == nil)
+    }
+
+    @Test("NSCompoundPredicate and, or and not of factory predicates select what the Cadence predicates select")
+    func compoundPredicates() async throws {
+        let fixture = HealthFixture()
+        var random = HealthFixture.Random(state: 12)
+        try fixture.saveSteps(&random)
+        let healthStore = HKHealthStore(store: fixture.store)
+        let from = HealthFixture.date(day: 2, hour: 0)
+        let to = HealthFixture.date(day: 6, hour: 0)
+        let everything: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+            healthStore.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: nil, limit: 0,
+                                              sortDescriptors: nil) { _, samples, error in
+                if let samples { continuation.resume(returning: samples) } else { continuation.resume(throwing: error ?? CancellationError()) }
+            })
+        }
+        let watch = try #require(everything.map(\.sourceRevision.source).first { $0.name == HealthFixture.watch.name })
+        #expect(watch.bundleIdentifier == HealthFixture.watch.bundleIdentifier)
+        let big = HKQuery.predicateForQuantitySamples(with: .greaterThanOrEqualTo,
+                                                      quantity: HKQuantity(unit: .count(), doubleValue: 400))
+        let cases: [(NSPredicate, SamplePredicate)] = [
+            (NSCompoundPredicate(andPredicateWithSubpredicates: [
+                HKQuery.predicateForSamples(withStart: from, end: to, options: .strictEndDate), big]),
+             .samples(start: from, end: to, options: .strictEndDate) && .quantity(.greaterThanOrEqual, Quantity(value: 400, unit: .count))),
+            (NSCompoundPredicate(orPredicateWithSubpredicates: [HKQuery.predicateForObjects(from: watch), big]),
+             .sources(named: [HealthFixture.watch.name]) || .quantity(.greaterThanOrEqual, Quantity(value: 400, unit: .count))),
+            (NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(from: [watch])),
+             !.sources(named: [HealthFixture.watch.name])),
+        ]
+        for (predicate, cadence) in cases {
+            let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+                healthStore.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: predicate,
+                                                  limit: HKObjectQueryNoLimit, sortDescriptors: nil) { _, samples, error in
+                    if let samples { continuation.resume(returning: samples) } else { continuation.resume(throwing: error ?? CancellationError()) }
+                })
+            }
+            let expected = try fixture.store.execute(SampleQuery(quantityType: .stepCount, predicate: cadence))
+            #expect(samples.map(\.uuid) == expected.map(\.uuid))
+            #expect(!samples.isEmpty)
+        }
+    }
+
+    @Test("what HealthKit raises an exception for is an error in the handler: an option the type does not take, a block predicate, an unknown sort key")
+    func errorsReachTheHandler() async throws {
+        let healthStore = HKHealthStore(store: HealthStore.inMemory())
+        let invalidOption: (any Error)? = await withCheckedContinuation { continuation in
+            healthStore.execute(HKStatisticsQuery(quantityType: HKQuantityType(.heartRate), quantitySamplePredicate: nil,
+                                                  options: .cumulativeSum) { _, statistics, error in
+                continuation.resume(returning: statistics == nil ? error : nil)
+            })
+        }
+        #expect(invalidOption is CadenceError)
+        let block = NSPredicate { _, _ in true }
+        let unsupported: (any Error)? = await withCheckedContinuation { continuation in
+            healthStore.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: block, limit: 0,
+                                              sortDescriptors: nil) { _, samples, error in
+                continuation.resume(returning: samples == nil ? error : nil)
+            })
+        }
+        #expect((unsupported as? CadenceError)?.code == .invalidArgument)
+        let unknownKey: (any Error)? = await withCheckedContinuation { continuation in
+            healthStore.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: nil, limit: 0,
+                                              sortDescriptors: [NSSortDescriptor(key: "quantity", ascending: true)]) { _, samples, error in
+                continuation.resume(returning: samples == nil ? error : nil)
+            })
+        }
+        #expect((unknownKey as? CadenceError)?.code == .invalidArgument)
+    }
+
+    @Test("a store opened from a path keeps what HealthKit-style code saves; one that cannot open reports it to each query")
+    func storeOpening() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-hk-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        do {
+            let healthStore = HKHealthStore(url: directory)
+            let weight = HKQuantitySample(type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .pound(), doubleValue: 154),
+                                          start: time, end: time, metadata: ["HKWasUserEntered": true])
+            try await healthStore.save(weight)
+            try healthStore.store.close()
+        }
+        let reopened = try HealthStore.open(at: directory.path)
+        let saved = try reopened.execute(SampleQuery(quantityType: .bodyMass))
+        #expect(saved.count == 1)
+        #expect(abs((saved.first?.value ?? 0) - 154 * 0.453592) < 1e-9)
+        #expect(saved.first?.metadata == ["HKWasUserEntered": "1"])
+        try reopened.close()
+
+        // A file where the store directory should be: the store cannot open.
+        let blocker = directory.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        let broken = HKHealthStore(path: blocker.path)
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            broken.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: nil, limit: 0,
+                                         sortDescriptors: nil) { _, _, error in continuation.resume(returning: error) })
+        }
+        #expect(error != nil)
+        #expect(HKHealthStore.storePathEnvironmentVariable == "CADENCE_HEALTH_STORE")
+        #expect(HKHealthStore.isHealthDataAvailable())
+        #expect(HKHealthStore(store: reopened).authorizationStatus(for: HKQuantityType(.stepCount)) == .sharingAuthorized)
+    }
+}
