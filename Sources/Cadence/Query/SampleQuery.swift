@@ -78,7 +78,8 @@ extension HealthStore {
         try read { try Self.samples(query, snapshot: $0) }
     }
 
-    private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
+    /// The samples `query` selects on `snapshot`, completed.
+    static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
         let listing = try listing(query, snapshot: snapshot)
         let selected = listing.rows.map { listing.samples[$0.index] }
         return try query.reading.complete?(selected, snapshot) ?? selected
