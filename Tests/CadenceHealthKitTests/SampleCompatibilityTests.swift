@@ -121,4 +121,26 @@ struct SampleCompatibilityTests {
         #expect(saved.map(\.value) == [500, 700, 900])
         #expect(saved.allSatisfy { $0.source.name == HKSource.default().name })
     }
+
+    @Test("blood pressure correlations with a systolic samplePredicate equal the Cadence correlation query")
+    func highBloodPressure() async throws {
+        let fixture = HealthFixture()
+        var random = HealthFixture.Random(state: 13)
+        let readings = try fixture.saveBloodPressure(&random)
+        let log = HighBloodPressureLog(healthStore: HKHealthStore(store: fixture.store))
+        let high = try await completion { log.loadHighReadings(completion: $0) }
+
+        let systolic = try QuantityType("bloodPressureSystolic")
+        let diastolic = try QuantityType("bloodPressureDiastolic")
+        let expected = try fixture.store.execute(CorrelationQuery(
+            type: .bloodPressure,
+            samplePredicates: [systolic: .quantity(.greaterThanOrEqual, Quantity(value: 140, unit: .millimeterOfMercury))]))
+        #expect(high.map(\.uuid) == expected.map(\.uuid))
+        #expect(high.map(\.systolic) == expected.map { $0.objects(for: systolic).first?.value ?? -1 })
+        #expect(high.map(\.diastolic) == expected.map { $0.objects(for: diastolic).first?.value ?? -1 })
+        // The naive reference: readings whose systolic member is 140 or more, in start order.
+        let naive = readings.filter { ($0.objects(for: systolic).first?.value ?? 0) >= 140 }.map(\.uuid)
+        #expect(Set(high.map(\.uuid)) == Set(naive))
+        #expect(!high.isEmpty && high.count < readings.count)
+    }
 }
