@@ -80,4 +80,62 @@ struct LongRunningCompatibilityTests {
         continuation.finish()
         #expect(await iterator.next() == nil)
     }
+
+    @Test("a long-running anchored query reports the stored samples, then each save and delete, as Cadence's anchored updates do")
+    func sleepChangeFeed() async throws {
+        let fixture = HealthFixture()
+        var random = HealthFixture.Random(state: 14)
+        try fixture.saveSleep(&random)
+        let healthStore = HKHealthStore(store: fixture.store)
+        let feed = SleepChangeFeed(healthStore: healthStore)
+        let (pages, continuation) = AsyncStream.makeStream(of: SleepChanges.self)
+        let query = feed.start { continuation.yield($0) }
+        var iterator = pages.makeAsyncIterator()
+        let cadenceUpdates = fixture.store.anchoredUpdates(AnchoredObjectQuery(categoryType: .sleepAnalysis))
+        var cadence = cadenceUpdates.makeAsyncIterator()
+
+        let first = try #require(await iterator.next())
+        let expectedFirst = try #require(try await cadence.next())
+        #expect(first.added == expectedFirst.samples.map(\.uuid))
+        #expect(first.added.count == HealthFixture.days * 13)
+
+        let nap = try await feed.logNap(from: HealthFixture.date(day: 3, hour: 14), to: HealthFixture.date(day: 3, hour: 14.5))
+        let saved = try #require(await iterator.next())
+        let expectedSaved = try #require(try await cadence.next())
+        #expect(saved.added == [nap])
+        #expect(saved.added == expectedSaved.samples.map(\.uuid))
+
+        let napSample = try #require(try await HKSampleQueryDescriptor(
+            predicates: [.categorySample(type: HKCategoryType(.sleepAnalysis), predicate: HKQuery.predicateForObject(with: nap))],
+            sortDescriptors: []).result(for: healthStore).first)
+        #expect(napSample.value == HKCategoryValueSleepAnalysis.asleepUnspecified.rawValue)
+        try await feed.removeNap(napSample)
+        let deleted = try #require(await iterator.next())
+        let expectedDeleted = try #require(try await cadence.next())
+        #expect(deleted.deleted == [nap] && deleted.added.isEmpty)
+        #expect(deleted.deleted == expectedDeleted.deletedObjects.map(\.uuid))
+        healthStore.stop(query)
+        continuation.finish()
+    }
+
+    @Test("an anchored descriptor's results(for:) pages changes as Cadence's anchored updates do")
+    func anchoredDescriptorResults() async throws {
+        let fixture = HealthFixture()
+        var random = HealthFixture.Random(state: 15)
+        let readings = try fixture.saveBodyMass(&random)
+        let healthStore = HKHealthStore(store: fixture.store)
+        let descriptor = HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))], anchor: nil)
+        var updates = descriptor.results(for: healthStore).makeAsyncIterator()
+        let first = try #require(try await updates.next())
+        #expect(first.addedSamples.map(\.uuid) == readings.map(\.uuid))
+        #expect(first.addedSamples.map { $0.quantity.doubleValue(for: .gramUnit(with: .kilo)) } == readings.map(\.value))
+        try fixture.store.deleteSamples(withUUIDs: [readings[0].uuid])
+        let second = try #require(try await updates.next())
+        #expect(second.deletedObjects.map(\.uuid) == [readings[0].uuid])
+        #expect(second.addedSamples.isEmpty)
+        let again = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))],
+                                                              anchor: first.newAnchor).result(for: healthStore)
+        #expect(again.deletedObjects.map(\.uuid) == [readings[0].uuid])
+        #expect(again.newAnchor == second.newAnchor)
+    }
 }
