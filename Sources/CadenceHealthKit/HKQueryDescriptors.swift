@@ -9,7 +9,8 @@ import Cadence
 import Foundation
 
 /// Samples of one or more types, in order (HealthKit's `HKSampleQueryDescriptor`), run as
-/// Cadence's `SampleQuery` (one predicate) or `MergedSampleQuery` (several of one kind).
+/// Cadence's `SampleQueryDescriptor` (a `MergedSampleQuery` of the types, off Swift's cooperative
+/// pool).
 ///
 ///     let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: heartRate)],
 ///                                              sortDescriptors: [SortDescriptor(\.endDate, order: .reverse)],
@@ -33,22 +34,53 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     /// Runs the query.
     ///
     /// - Throws: `CadenceError` for an unsupported predicate or sort key, predicates of several
-    ///   kinds, or a store that cannot be read.
+    ///   kinds (quantity, category, correlation), or a store that cannot be read.
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
         let store = try healthStore.opened.get()
-        let sort = try sortDescriptors.map { descriptor in
+        let order = try sortDescriptors.map { descriptor in
             guard let key = SampleDateKey(descriptor.keyPath) else {
                 throw CadenceError(.invalidArgument, "sample query descriptors sort by startDate or endDate only")
             }
-            return key.descriptor(ascending: descriptor.order == .forward)
+            return (key: key, ascending: descriptor.order == .forward)
         }
         let parts = try predicates.map { try $0.cadence }
-        return try store.healthKitSamples(parts, limit: limit ?? 0, sort: sort).compactMap { $0 as? Sample }
+        let quantities = parts.compactMap { part -> SampleTypePredicate<QuantitySample>? in
+            guard case .quantity(let type) = part.series else { return nil }
+            return .quantitySample(type: type, predicate: part.predicate)
+        }
+        let categories = parts.compactMap { part -> SampleTypePredicate<CategorySample>? in
+            guard case .category(let type) = part.series else { return nil }
+            return .categorySample(type: type, predicate: part.predicate)
+        }
+        let correlations = parts.compactMap { part -> SampleTypePredicate<Correlation>? in
+            guard case .correlation(let type) = part.series else { return nil }
+            return .correlation(type: type, predicate: part.predicate)
+        }
+        switch parts.count {
+        case quantities.count:
+            return try await run(quantities, on: store, order: order, dates: (\.startDate, \.endDate), HKQuantitySample.init)
+        case categories.count:
+            return try await run(categories, on: store, order: order, dates: (\.startDate, \.endDate), HKCategorySample.init)
+        case correlations.count:
+            return try await run(correlations, on: store, order: order, dates: (\.startDate, \.endDate), HKCorrelation.init)
+        default:
+            throw CadenceError(.invalidQuery, "the predicates of one query must read types of one kind (quantity, category or correlation)")
+        }
+    }
+
+    /// Runs Cadence's descriptor of `predicates` in `order`, its samples converted.
+    private func run<Stored: Sendable>(_ predicates: [SampleTypePredicate<Stored>], on store: HealthStore,
+                                       order: [(key: SampleDateKey, ascending: Bool)],
+                                       dates: (start: any KeyPath<Stored, Date> & Sendable, end: any KeyPath<Stored, Date> & Sendable),
+                                       _ convert: (Stored) -> HKSample) async throws -> [Sample] {
+        let sort = order.map { SortDescriptor($0.key == .start ? dates.start : dates.end, order: $0.ascending ? .forward : .reverse) }
+        let descriptor = SampleQueryDescriptor(predicates: predicates, sortDescriptors: sort, limit: limit)
+        return try await descriptor.result(for: store).compactMap { convert($0) as? Sample }
     }
 }
 
 /// Statistics over every matching sample (HealthKit's `HKStatisticsQueryDescriptor`), run as
-/// Cadence's `StatisticsQuery`.
+/// Cadence's `StatisticsQueryDescriptor`.
 public struct HKStatisticsQueryDescriptor: Sendable {
     /// The quantity type and predicate.
     public var predicate: HKSamplePredicate<HKQuantitySample>
@@ -67,17 +99,13 @@ public struct HKStatisticsQueryDescriptor: Sendable {
     ///   or a store that cannot be read.
     public func result(for healthStore: HKHealthStore) async throws -> HKStatistics? {
         let store = try healthStore.opened.get()
-        guard let type = predicate.sampleType as? HKQuantityType else {
-            throw CadenceError(.invalidQuery, "statistics need a quantity type")
-        }
-        let query = try StatisticsQuery(quantityType: type.cadence, quantitySamplePredicate: predicate.cadence.predicate,
-                                        options: options.cadence)
-        return HKStatistics(try store.execute(query))
+        let descriptor = StatisticsQueryDescriptor(predicate: try predicate.quantities, options: options.cadence)
+        return HKStatistics(try await descriptor.result(for: store))
     }
 }
 
 /// Statistics over calendar intervals (HealthKit's `HKStatisticsCollectionQueryDescriptor`), run
-/// as Cadence's `StatisticsCollectionQuery` in the current calendar.
+/// as Cadence's `StatisticsCollectionQueryDescriptor` in the current calendar.
 ///
 ///     let weekly = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: steps),
 ///                                                        options: .cumulativeSum, anchorDate: monday,
@@ -114,15 +142,13 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     /// The results of the long-running form.
     public typealias Results = AsyncThrowingStream<Result, any Error>
 
-    /// The Cadence query.
-    private var cadenceQuery: StatisticsCollectionQuery {
+    /// The Cadence descriptor.
+    private var cadence: StatisticsCollectionQueryDescriptor {
         get throws {
-            guard let type = predicate.sampleType as? HKQuantityType else {
-                throw CadenceError(.invalidQuery, "statistics need a quantity type")
-            }
-            return try StatisticsCollectionQuery(
-                quantityType: type.cadence, quantitySamplePredicate: predicate.cadence.predicate, options: options.cadence,
-                anchorDate: anchorDate, intervalComponents: IntervalComponents(intervalComponents), calendar: Calendar.current)
+            StatisticsCollectionQueryDescriptor(predicate: try predicate.quantities, options: options.cadence,
+                                                anchorDate: anchorDate,
+                                                intervalComponents: try IntervalComponents(intervalComponents),
+                                                calendar: Calendar.current)
         }
     }
 
@@ -131,16 +157,14 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     /// - Throws: `CadenceError` for an invalid option or interval, an unsupported predicate, or a
     ///   store that cannot be read.
     public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
-        HKStatisticsCollection(try healthStore.opened.get().execute(cadenceQuery))
+        HKStatisticsCollection(try await cadence.result(for: healthStore.opened.get()))
     }
 
     /// The initial collection, then a new one after each committed change to the type, until
     /// the iterating task is cancelled (Cadence's `statisticsCollectionUpdates`).
     public func results(for healthStore: HKHealthStore) -> Results {
         do {
-            let store = try healthStore.opened.get()
-            let query = try cadenceQuery
-            return relay(store.statisticsCollectionUpdates(query)) { update in
+            return relay(try cadence.results(for: healthStore.opened.get())) { update in
                 let collection = HKStatisticsCollection(update.collection)
                 return Result(statisticsCollection: collection,
                               updatedStatistics: update.changedIntervals.compactMap { collection.statistics(for: $0.start) })
@@ -152,7 +176,7 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
 }
 
 /// Samples added and deleted since an anchor (HealthKit's `HKAnchoredObjectQueryDescriptor`), run
-/// as Cadence's `AnchoredObjectQuery` for its one predicate.
+/// as Cadence's `AnchoredObjectQueryDescriptor` for its one predicate.
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// The type and predicate (one).
     public var predicates: [HKSamplePredicate<Sample>]
@@ -189,13 +213,13 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         let store = try healthStore.opened.get()
         switch try cadencePart() {
         case let (.quantity(type), predicate):
-            return page(try store.execute(configured(AnchoredObjectQuery(quantityType: type, predicate: predicate))),
+            return page(try await descriptor(.quantitySample(type: type, predicate: predicate)).result(for: store),
                         HKQuantitySample.init)
         case let (.category(type), predicate):
-            return page(try store.execute(configured(AnchoredObjectQuery(categoryType: type, predicate: predicate))),
+            return page(try await descriptor(.categorySample(type: type, predicate: predicate)).result(for: store),
                         HKCategorySample.init)
         case let (.correlation(type), predicate):
-            return page(try store.execute(configured(AnchoredObjectQuery(correlationType: type, predicate: predicate))),
+            return page(try await descriptor(.correlation(type: type, predicate: predicate)).result(for: store),
                         HKCorrelation.init)
         }
     }
@@ -207,15 +231,15 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
             let store = try healthStore.opened.get()
             switch try cadencePart() {
             case let (.quantity(type), predicate):
-                return relay(store.anchoredUpdates(configured(AnchoredObjectQuery(quantityType: type, predicate: predicate)))) {
+                return relay(descriptor(.quantitySample(type: type, predicate: predicate)).results(for: store)) {
                     page($0, HKQuantitySample.init)
                 }
             case let (.category(type), predicate):
-                return relay(store.anchoredUpdates(configured(AnchoredObjectQuery(categoryType: type, predicate: predicate)))) {
+                return relay(descriptor(.categorySample(type: type, predicate: predicate)).results(for: store)) {
                     page($0, HKCategorySample.init)
                 }
             case let (.correlation(type), predicate):
-                return relay(store.anchoredUpdates(configured(AnchoredObjectQuery(correlationType: type, predicate: predicate)))) {
+                return relay(descriptor(.correlation(type: type, predicate: predicate)).results(for: store)) {
                     page($0, HKCorrelation.init)
                 }
             }
@@ -232,12 +256,9 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         return try only.cadence
     }
 
-    /// `query` with the descriptor's anchor and limit.
-    private func configured<Stored>(_ query: AnchoredObjectQuery<Stored>) -> AnchoredObjectQuery<Stored> {
-        var query = query
-        query.anchor = anchor?.cadence
-        query.limit = limit ?? 0
-        return query
+    /// Cadence's descriptor of `predicate` with this one's anchor and limit.
+    private func descriptor<Stored>(_ predicate: SampleTypePredicate<Stored>) -> AnchoredObjectQueryDescriptor<Stored> {
+        AnchoredObjectQueryDescriptor(predicate: predicate, anchor: anchor?.cadence, limit: limit)
     }
 
     /// A Cadence page as a result.

@@ -29,6 +29,18 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
     var cadence: (series: SeriesType, predicate: SamplePredicate) {
         get throws { (sampleType.series, try SamplePredicate(translating: nsPredicate)) }
     }
+
+    /// The Cadence predicate of a quantity type, for the statistics descriptors.
+    ///
+    /// - Throws: `CadenceError` (`invalidQuery`) when the type is not a quantity type.
+    var quantities: SampleTypePredicate<QuantitySample> {
+        get throws {
+            guard case .quantity(let type) = sampleType.series else {
+                throw CadenceError(.invalidQuery, "statistics need a quantity type, not \(sampleType.identifier)")
+            }
+            return .quantitySample(type: type, predicate: try SamplePredicate(translating: nsPredicate))
+        }
+    }
 }
 
 extension HKSamplePredicate where Sample == HKQuantitySample {
