@@ -133,4 +133,68 @@ struct CompatibilityDetailsTests {
         #expect(HKHealthStore.isHealthDataAvailable())
         #expect(HKHealthStore(store: reopened).authorizationStatus(for: HKQuantityType(.stepCount)) == .sharingAuthorized)
     }
+
+    @Test("HKHealthStore() opens the directory CADENCE_HEALTH_STORE names")
+    func environmentDefault() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-hk-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        setenv(HKHealthStore.storePathEnvironmentVariable, directory.path, 1)
+        defer { unsetenv(HKHealthStore.storePathEnvironmentVariable) }
+        let healthStore = HKHealthStore()
+        let store = try healthStore.store
+        #expect(store.path == directory.path)
+        try store.close()
+    }
+
+    @Test("enumerateStatistics stops when the block sets stop; a query executed twice reports an error the second time")
+    func stopAndReuse() async throws {
+        let fixture = HealthFixture()
+        var random = HealthFixture.Random(state: 16)
+        try fixture.saveSteps(&random)
+        let healthStore = HKHealthStore(store: fixture.store)
+        let (collections, continuation) = AsyncStream.makeStream(of: (HKStatisticsCollection?, String?).self)
+        let query = HKStatisticsCollectionQuery(quantityType: HKQuantityType(.stepCount), quantitySamplePredicate: nil,
+                                                options: .cumulativeSum, anchorDate: HealthFixture.start,
+                                                intervalComponents: DateComponents(hour: 6))
+        query.initialResultsHandler = { _, collection, error in continuation.yield((collection, error.map { "\($0)" })) }
+        healthStore.execute(query)
+        healthStore.execute(query)
+        var iterator = collections.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        let second = try #require(await iterator.next())
+        continuation.finish()
+        let collection = try #require(first.0 ?? second.0)
+        #expect((first.1 ?? second.1)?.contains("already executed") == true)
+        var visited: [Date] = []
+        collection.enumerateStatistics(from: HealthFixture.start, to: HealthFixture.date(day: 5, hour: 0)) { statistics, stop in
+            visited.append(statistics.startDate)
+            if visited.count == 3 { stop.pointee = true }
+        }
+        #expect(visited == [0, 6, 12].map { HealthFixture.date(day: 0, hour: Double($0)) })
+    }
+
+    @Test("an observer query with a predicate notifies only for changes it selects")
+    func observerPredicate() async throws {
+        let fixture = HealthFixture()
+        let healthStore = HKHealthStore(store: fixture.store)
+        let (notifications, continuation) = AsyncStream.makeStream(of: Void.self)
+        let big = HKQuery.predicateForQuantitySamples(with: .greaterThan, quantity: HKQuantity(unit: .count(), doubleValue: 1_000))
+        let query = HKObserverQuery(sampleType: HKQuantityType(.stepCount), predicate: big) { _, done, _ in
+            continuation.yield()
+            done()
+        }
+        healthStore.execute(query)
+        var iterator = notifications.makeAsyncIterator()
+        await iterator.next()
+        let time = HealthFixture.date(day: 0, hour: 9)
+        try fixture.store.save([QuantitySample(type: .stepCount, value: 10, start: time, end: time, source: HealthFixture.phone)])
+        try fixture.store.save([QuantitySample(type: .stepCount, value: 5_000, start: time, end: time, source: HealthFixture.watch)])
+        await iterator.next()
+        healthStore.stop(query)
+        try fixture.store.save([QuantitySample(type: .stepCount, value: 9_000, start: time, end: time, source: HealthFixture.watch)])
+        try await Task.sleep(for: .milliseconds(200))
+        continuation.finish()
+        // Had the small save notified, its notification would still be waiting here.
+        #expect(await iterator.next() == nil)
+    }
 }
