@@ -55,7 +55,7 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
             return
         }
         let notifications: AsyncThrowingStream<ObserverNotification, any Error>
-        let matches: @Sendable (QueryAnchor) throws -> Bool
+        let matches: @Sendable (QueryAnchor) throws -> (matched: Bool, through: Int64)
         switch sampleType.series {
         case .quantity(let type):
             notifications = store.observe([type])
@@ -68,15 +68,22 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
             matches = { try Self.changed(store, AnchoredObjectQuery(correlationType: type, predicate: predicate, anchor: $0)) }
         }
         let selective = self.predicate != nil
-        let previous = LockedState<QueryAnchor?>(nil)
+        // The position of the last notification, and the position through which changes were
+        // already checked: a check reads the store as it is when it runs, which may include
+        // transactions whose own notifications are still to come.
+        let position = LockedState<(previous: QueryAnchor?, checked: Int64)>((nil, -1))
         run.follow(notifications, element: { notification in
-            let after = previous.withLock { anchor in
-                defer { anchor = notification.anchor }
-                return anchor
+            let (after, checked) = position.withLock { position in
+                defer { position.previous = notification.anchor }
+                return (position.previous, position.checked)
             }
             if selective, let after {
+                guard checked < notification.anchor.sequence else { return }
                 do {
-                    guard try matches(after) else { return }
+                    let from = QueryAnchor(storeIdentifier: after.storeIdentifier, sequence: max(after.sequence, checked))
+                    let check = try matches(from)
+                    position.withLock { $0.checked = max($0.checked, check.through) }
+                    guard check.matched else { return }
                 } catch {
                     self.fail(error)
                     return
@@ -86,12 +93,15 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         }, failure: { self.fail($0) })
     }
 
-    /// Whether anything `query` selects changed after its anchor.
-    private static func changed<Sample>(_ store: HealthStore, _ query: AnchoredObjectQuery<Sample>) throws -> Bool {
+    /// Whether anything `query` selects changed after its anchor, and the position through
+    /// which the answer holds (the first change found, or the store's position when none was).
+    private static func changed<Sample>(_ store: HealthStore, _ query: AnchoredObjectQuery<Sample>) throws
+        -> (matched: Bool, through: Int64)
+    {
         var query = query
         query.limit = 1
         let page = try store.execute(query)
-        return !page.samples.isEmpty || !page.deletedObjects.isEmpty
+        return (!page.samples.isEmpty || !page.deletedObjects.isEmpty, page.anchor.sequence)
     }
 
     override func fail(_ error: any Error) {
