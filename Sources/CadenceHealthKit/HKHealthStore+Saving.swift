@@ -40,7 +40,7 @@ extension HKHealthStore {
         try await save([object])
     }
 
-    /// Saves `objects` (see ``save(_:withCompletion:)-(HKObject,_)``).
+    /// Saves `objects`, kind by kind, as the completion-handler form does.
     ///
     /// - Throws: The error that stopped the save (an invalid sample, an unwritable store).
     public func save(_ objects: [HKObject]) async throws {
