@@ -23,9 +23,11 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 ///     }
 ///     healthStore.execute(query)
 ///
-/// With a predicate, a change notifies only when it added or deleted samples the predicate
-/// selects (checked with a Cadence anchored query from the previous notification's position;
-/// deletions of the type always count, as deleted objects keep no attributes to test).
+/// With a predicate, a change notifies only when it added samples the predicate selects or
+/// deleted samples of the type (deleted objects keep no attributes to test), checked with a
+/// Cadence anchored query from the position last checked. A check sees every transaction
+/// committed by then, so one notification may stand for several transactions, and the later
+/// ones' own notifications are then left out.
 /// The query runs until ``HKHealthStore/stop(_:)``.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     // Immutable after init: safe to share across threads.
@@ -93,13 +95,12 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         }, failure: { self.fail($0) })
     }
 
-    /// Whether anything `query` selects changed after its anchor, and the position through
-    /// which the answer holds (the first change found, or the store's position when none was).
+    /// Whether anything `query` selects changed after its anchor, and the store's position the
+    /// answer holds through. The changes since the last check are few (one notification's worth),
+    /// so the query reads them all rather than stopping at the first.
     private static func changed<Sample>(_ store: HealthStore, _ query: AnchoredObjectQuery<Sample>) throws
         -> (matched: Bool, through: Int64)
     {
-        var query = query
-        query.limit = 1
         let page = try store.execute(query)
         return (!page.samples.isEmpty || !page.deletedObjects.isEmpty, page.anchor.sequence)
     }

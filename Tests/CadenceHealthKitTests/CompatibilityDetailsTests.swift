@@ -173,7 +173,7 @@ struct CompatibilityDetailsTests {
         #expect(visited == [0, 6, 12].map { HealthFixture.date(day: 0, hour: Double($0)) })
     }
 
-    @Test("an observer query with a predicate notifies only for changes it selects")
+    @Test("an observer query with a predicate notifies only for changes it selects, once for a transaction of several")
     func observerPredicate() async throws {
         let fixture = HealthFixture()
         let healthStore = HKHealthStore(store: fixture.store)
@@ -188,7 +188,9 @@ struct CompatibilityDetailsTests {
         await iterator.next()
         let time = HealthFixture.date(day: 0, hour: 9)
         try fixture.store.save([QuantitySample(type: .stepCount, value: 10, start: time, end: time, source: HealthFixture.phone)])
-        try fixture.store.save([QuantitySample(type: .stepCount, value: 5_000, start: time, end: time, source: HealthFixture.watch)])
+        // One transaction, two matching samples: one notification.
+        try fixture.store.save([QuantitySample(type: .stepCount, value: 5_000, start: time, end: time, source: HealthFixture.watch),
+                                QuantitySample(type: .stepCount, value: 6_000, start: time, end: time, source: HealthFixture.phone)])
         await iterator.next()
         healthStore.stop(query)
         try fixture.store.save([QuantitySample(type: .stepCount, value: 9_000, start: time, end: time, source: HealthFixture.watch)])
