@@ -54,6 +54,17 @@ public let HKSampleSortIdentifierStartDate = "startDate"
 /// The sort key of a sample's end date, for `NSSortDescriptor(key:ascending:)`.
 public let HKSampleSortIdentifierEndDate = "endDate"
 
+/// The device property `name`, for ``HKQuery/predicateForObjects(withDeviceProperty:allowedValues:)``.
+public let HKDevicePropertyKeyName = "name"
+/// The device property `manufacturer`.
+public let HKDevicePropertyKeyManufacturer = "manufacturer"
+/// The device property `model`.
+public let HKDevicePropertyKeyModel = "model"
+/// The device property `hardwareVersion`.
+public let HKDevicePropertyKeyHardwareVersion = "hardwareVersion"
+/// The device property `softwareVersion`.
+public let HKDevicePropertyKeySoftwareVersion = "softwareVersion"
+
 extension HKQuery {
     /// Samples in a date range; `nil` leaves a bound open. See ``HKQueryOptions`` for how the
     /// sample's dates meet the bounds.
@@ -73,6 +84,31 @@ extension HKQuery {
     /// Objects recorded by any of `sources` (matched by name).
     public static func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
         CadencePredicate(.sources(named: sources.map(\.name)))
+    }
+
+    /// Objects recorded by a device whose property `key` (one of the `HKDevicePropertyKey…`
+    /// constants: name, manufacturer, model, hardware or software version) is one of
+    /// `allowedValues`. Other keys are not kept by the store: the query reports them as an error.
+    public static func predicateForObjects(withDeviceProperty key: String, allowedValues: Set<String>) -> NSPredicate {
+        guard let property = SamplePredicate.DeviceProperty(rawValue: key) else {
+            return UnsupportedPredicate("the device property '\(key)'")
+        }
+        return CadencePredicate(.devices(property, in: allowedValues))
+    }
+
+    /// Objects recorded by any of `devices`: each device's known fields must all match.
+    public static func predicateForObjects(from devices: Set<HKDevice>) -> NSPredicate {
+        let matches = devices.map { device in
+            let fields: [(SamplePredicate.DeviceProperty, String?)] = [
+                (.name, device.name), (.manufacturer, device.manufacturer), (.model, device.model),
+                (.hardwareVersion, device.hardwareVersion), (.softwareVersion, device.softwareVersion),
+            ]
+            return fields.reduce(SamplePredicate.all) { predicate, field in
+                field.1.map { predicate && .devices(field.0, in: [$0]) } ?? predicate
+            }
+        }
+        guard let first = matches.first else { return CadencePredicate(!.all) }
+        return CadencePredicate(matches.dropFirst().reduce(first) { $0 || $1 })
     }
 
     /// The object with this UUID.

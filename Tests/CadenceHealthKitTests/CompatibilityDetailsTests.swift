@@ -199,4 +199,40 @@ struct CompatibilityDetailsTests {
         // Had the small save notified, its notification would still be waiting here.
         #expect(await iterator.next() == nil)
     }
+
+    @Test("device predicates select what Cadence's device predicates select")
+    func devicePredicates() async throws {
+        let store = HealthStore.inMemory()
+        let watch = Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,2")
+        let phone = Device(name: "iPhone", manufacturer: "Apple Inc.", model: "iPhone", hardwareVersion: "iPhone15,2")
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        var samples: [QuantitySample] = []
+        for index in 0..<12 {
+            let device: Device? = index.isMultiple(of: 3) ? phone : index.isMultiple(of: 2) ? watch : nil
+            let when = time.addingTimeInterval(Double(index) * 60)
+            samples.append(try QuantitySample(type: .heartRate, value: Double(60 + index), start: when, end: when,
+                                              source: HealthFixture.watch, device: device))
+        }
+        try store.save(samples)
+        let healthStore = HKHealthStore(store: store)
+        let watchDevice = HKDevice(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: nil,
+                                   firmwareVersion: nil, softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
+        let cases: [(NSPredicate, SamplePredicate)] = [
+            (HKQuery.predicateForObjects(withDeviceProperty: HKDevicePropertyKeyModel, allowedValues: ["Watch"]),
+             .devices(.model, in: ["Watch"])),
+            (HKQuery.predicateForObjects(withDeviceProperty: HKDevicePropertyKeyManufacturer, allowedValues: ["Apple Inc."]),
+             .devices(.manufacturer, in: ["Apple Inc."])),
+            (HKQuery.predicateForObjects(from: [watchDevice]),
+             .devices(.name, in: ["Apple Watch"]) && .devices(.manufacturer, in: ["Apple Inc."]) && .devices(.model, in: ["Watch"])),
+        ]
+        for (predicate, cadence) in cases {
+            let samples = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: predicate)],
+                sortDescriptors: []).result(for: healthStore)
+            let expected = try store.execute(SampleQuery(quantityType: .heartRate, predicate: cadence))
+            #expect(samples.map(\.uuid) == expected.map(\.uuid))
+            #expect(!samples.isEmpty && samples.count < 12)
+        }
+        #expect(try store.execute(SampleQuery(quantityType: .heartRate, predicate: .devices(.model, in: ["Watch"]))).count == 4)
+    }
 }
