@@ -78,18 +78,35 @@ struct IntervalComponentsTests {
 
     @Test("factories validate their count")
     func factories() throws {
-        #expect(try IntervalComponents.minutes(5).description == "5min")
-        #expect(try IntervalComponents.hours(2).description == "2h")
-        #expect(try IntervalComponents.days(3).description == "3d")
-        #expect(try IntervalComponents.weeks(1).description == "1w")
-        #expect(try IntervalComponents.months(6).description == "6mo")
-        #expect(try IntervalComponents.years(10).description == "10y")
-        #expect(throws: CadenceError.self) { try IntervalComponents.hours(0) }
-        #expect(throws: CadenceError.self) { try IntervalComponents.days(-1) }
-        #expect(throws: CadenceError.self) { try IntervalComponents.minutes(Int.max) }
-        #expect(try IntervalComponents.minutes(1).isFixedLength)
-        #expect(try IntervalComponents.hours(1).isFixedLength)
-        #expect(try !IntervalComponents.days(1).isFixedLength)
+        #expect(IntervalComponents.minutes(5).description == "5min")
+        #expect(IntervalComponents.hours(2).description == "2h")
+        #expect(IntervalComponents.days(3).description == "3d")
+        #expect(IntervalComponents.weeks(1).description == "1w")
+        #expect(IntervalComponents.months(6).description == "6mo")
+        #expect(IntervalComponents.years(10).description == "10y")
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: 0, unit: .hour) }
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: -1, unit: .day) }
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: Int.max, unit: .minute) }
+        // The static forms never fail; where the interval is used, a bad one is refused.
+        let anchor = Date(timeIntervalSince1970: 0)
+        for bad in [IntervalComponents.hours(0), .days(-1), .minutes(Int.max), .years(Int.min)] {
+            let error = #expect(throws: CadenceError.self) {
+                try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum, anchorDate: anchor,
+                                              intervalComponents: bad)
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(throws: CadenceError.self) {
+                try IntervalEdges(calendar: Calendar(identifier: .gregorian), anchor: 0, components: bad, covering: 0...1)
+            }
+        }
+        // A query whose interval is changed after it was made is refused when it runs.
+        var query = try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum, anchorDate: anchor,
+                                                  intervalComponents: .days(1))
+        query.intervalComponents = .days(0)
+        #expect(throws: CadenceError.self) { try HealthStore.inMemory().execute(query) }
+        #expect(IntervalComponents.minutes(1).isFixedLength)
+        #expect(IntervalComponents.hours(1).isFixedLength)
+        #expect(!IntervalComponents.days(1).isFixedLength)
     }
 
     @Test("converts to and from DateComponents", arguments: [
@@ -135,7 +152,7 @@ struct IntervalComponentsTests {
 
     @Test("encodes as its textual form")
     func codable() throws {
-        let value = [try IntervalComponents.minutes(15), try IntervalComponents.months(1)]
+        let value = [IntervalComponents.minutes(15), IntervalComponents.months(1)]
         let data = try JSONEncoder().encode(value)
         #expect(String(decoding: data, as: UTF8.self) == #"["15min","1mo"]"#)
         #expect(try JSONDecoder().decode([IntervalComponents].self, from: data) == value)

@@ -61,7 +61,7 @@ struct QueryDescriptorTests {
         calendar.timeZone = utc
         let daily = StatisticsCollectionQueryDescriptor(
             predicate: .quantitySample(type: .heartRate), options: [.discreteAverage, .discreteMax],
-            anchorDate: Date(timeIntervalSince1970: 1_700_000_000), intervalComponents: try .days(1), calendar: calendar)
+            anchorDate: Date(timeIntervalSince1970: 1_700_000_000), intervalComponents: .days(1), calendar: calendar)
         let collection = try await daily.result(for: store).statistics()
         let direct = try store.execute(try daily.query()).statistics()
         #expect(collection.map(\.startDate) == direct.map(\.startDate) && !direct.isEmpty)

@@ -9,8 +9,13 @@ import Foundation
 
 /// The length of one statistics-collection interval: a positive multiple of one calendar unit.
 ///
-///     let quarterHours = try IntervalComponents.minutes(15)
+///     let quarterHours = IntervalComponents.minutes(15)
 ///     let weekly = try IntervalComponents(parsing: "1w")
+///
+/// Like HealthKit's `DateComponents`, the static forms (``days(_:)`` …) never fail: a count that is
+/// not positive, or an interval longer than 10 000 years, is refused where the interval is used,
+/// by ``StatisticsCollectionQuery/init(quantityType:quantitySamplePredicate:options:anchorDate:intervalComponents:calendar:sourcePriority:)``
+/// and ``IntervalEdges``. ``init(count:unit:)`` and the parsing forms check at once.
 ///
 /// Minutes and hours are fixed lengths of elapsed time. Days, weeks, months and years follow the
 /// local wall clock of the query's calendar: a day across a daylight-saving change lasts 23 or
@@ -64,7 +69,7 @@ public struct IntervalComponents: Hashable, Sendable, Codable, CustomStringConve
 
     /// The unit being counted.
     public let unit: Unit
-    /// How many units one interval spans; at least 1.
+    /// How many units one interval spans; at least 1 in an interval a query accepts.
     public let count: Int
 
     /// The longest interval accepted, in microseconds: 10 000 mean Gregorian years, longer than
@@ -79,6 +84,20 @@ public struct IntervalComponents: Hashable, Sendable, Codable, CustomStringConve
     /// - Throws: ``CadenceError`` with code `.invalidArgument` when `count` is zero or negative, or
     ///   when the interval would be longer than 10 000 years.
     public init(count: Int, unit: Unit) throws {
+        self.init(unchecked: count, unit: unit)
+        try validate()
+    }
+
+    /// An interval of `count` units, checked where it is used.
+    private init(unchecked count: Int, unit: Unit) {
+        self.count = count
+        self.unit = unit
+    }
+
+    /// Checks that the interval spans a positive number of units and at most 10 000 years.
+    ///
+    /// - Throws: ``CadenceError`` with code `.invalidArgument` naming the count and the unit.
+    package func validate() throws {
         guard count > 0 else {
             throw CadenceError(
                 .invalidArgument,
@@ -89,62 +108,54 @@ public struct IntervalComponents: Hashable, Sendable, Codable, CustomStringConve
                 .invalidArgument,
                 "An interval of \(count) \(unit.rawValue)s is longer than 10000 years.")
         }
-        self.count = count
-        self.unit = unit
     }
 
     /// An interval of `count` minutes of elapsed time.
     ///
-    /// - Parameter count: A positive number of minutes.
+    /// - Parameter count: A positive number (checked where the interval is used) of minutes.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func minutes(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .minute)
+    public static func minutes(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .minute)
     }
 
     /// An interval of `count` hours of elapsed time.
     ///
-    /// - Parameter count: A positive number of hours.
+    /// - Parameter count: A positive number (checked where the interval is used) of hours.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func hours(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .hour)
+    public static func hours(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .hour)
     }
 
     /// An interval of `count` calendar days.
     ///
-    /// - Parameter count: A positive number of days.
+    /// - Parameter count: A positive number (checked where the interval is used) of days.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func days(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .day)
+    public static func days(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .day)
     }
 
     /// An interval of `count` weeks of seven calendar days.
     ///
-    /// - Parameter count: A positive number of weeks.
+    /// - Parameter count: A positive number (checked where the interval is used) of weeks.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func weeks(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .week)
+    public static func weeks(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .week)
     }
 
     /// An interval of `count` calendar months.
     ///
-    /// - Parameter count: A positive number of months.
+    /// - Parameter count: A positive number (checked where the interval is used) of months.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func months(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .month)
+    public static func months(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .month)
     }
 
     /// An interval of `count` calendar years.
     ///
-    /// - Parameter count: A positive number of years.
+    /// - Parameter count: A positive number (checked where the interval is used) of years.
     /// - Returns: The interval.
-    /// - Throws: ``CadenceError`` with code `.invalidArgument` for a count that is not positive.
-    public static func years(_ count: Int) throws -> IntervalComponents {
-        try IntervalComponents(count: count, unit: .year)
+    public static func years(_ count: Int) -> IntervalComponents {
+        IntervalComponents(unchecked: count, unit: .year)
     }
 
     /// Parses the command-line form `N(min|h|d|w|mo|y)`.
@@ -212,7 +223,7 @@ public struct IntervalComponents: Hashable, Sendable, Codable, CustomStringConve
     ///
     /// Weeks are expressed as `weekOfYear`, which Foundation adds as seven calendar days.
     public var dateComponents: DateComponents {
-        // The count is bounded by init, so this multiplication by one cannot fail.
+        // A multiplication by one cannot overflow.
         dateComponents(multipliedBy: 1) ?? DateComponents()
     }
 
@@ -239,8 +250,12 @@ public struct IntervalComponents: Hashable, Sendable, Codable, CustomStringConve
     public var isFixedLength: Bool { unit == .minute || unit == .hour }
 
     /// A typical interval length in microseconds: exact for minutes and hours, the mean Gregorian
-    /// length for the calendar units. Bounded by 10 000 years, so it never overflows.
-    package var nominalMicroseconds: Int64 { Int64(count) * unit.nominalMicroseconds }
+    /// length for the calendar units.
+    package var nominalMicroseconds: Int64 {
+        // An interval not yet checked may be any length; it saturates rather than overflows.
+        let (length, overflow) = Int64(count).multipliedReportingOverflow(by: unit.nominalMicroseconds)
+        return overflow ? (count > 0 ? .max : .min) : length
+    }
 
     /// The textual form, such as `15min` or `1mo`.
     public var description: String { "\(count)\(unit.symbol)" }
