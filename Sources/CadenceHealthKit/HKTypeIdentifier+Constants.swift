@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 // The constants mirror the identifier tables of the Cadence module (QuantityType+Table.swift and
-// CategoryType+Table.swift): one constant a row suffix, named as HealthKit's Swift overlay names it.
+// CategoryType+Table.swift): one constant a row suffix, named as HealthKit's Swift overlay names it,
+// the same names as the Cadence module's static members. IdentifierConstantsTests checks that
+// they stay in step with the tables.
 
 extension HKQuantityTypeIdentifier {
     /// `HKQuantityTypeIdentifierStepCount`: step count.

@@ -236,3 +236,46 @@ struct CompatibilityDetailsTests {
         #expect(try store.execute(SampleQuery(quantityType: .heartRate, predicate: .devices(.model, in: ["Watch"]))).count == 4)
     }
 }
+
+/// The identifier constants of CadenceHealthKit are written out by hand from the Cadence type
+/// tables; this keeps them from drifting apart.
+@Suite("CadenceHealthKit identifier constants")
+struct IdentifierConstantsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `public static let` names and raw identifiers declared in a source file.
+    static func constants(in path: String, prefix: String) throws -> [String: String] {
+        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        var found: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard let let_ = words.firstIndex(of: "let"), words.count > let_ + 1, line.contains("public static let"),
+                  let quote = line.range(of: "\"") else { continue }
+            let rest = line[quote.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { continue }
+            let raw = String(rest[..<end])
+            found[String(words[let_ + 1])] = raw.hasPrefix("HK") ? raw : prefix + raw
+        }
+        return found
+    }
+
+    @Test("every quantity and category type of the Cadence tables has an HK identifier constant of the same name and value")
+    func constantsMatchTheTables() throws {
+        let hk = try Self.constants(in: "Sources/CadenceHealthKit/HKTypeIdentifier+Constants.swift", prefix: "")
+        let quantities = try Self.constants(in: "Sources/Cadence/Model/QuantityType+Members.swift",
+                                            prefix: QuantityType.identifierPrefix)
+        let categories = try Self.constants(in: "Sources/Cadence/Model/CategoryType+Members.swift",
+                                            prefix: CategoryType.identifierPrefix)
+        #expect(quantities.count == QuantityType.allKnown.count)
+        #expect(categories.count > 60)
+        let cadence = quantities.merging(categories) { first, _ in first }
+        #expect(hk == cadence)
+        for (name, identifier) in quantities {
+            #expect(HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))?.identifier == identifier, "\(name)")
+        }
+        for (name, identifier) in categories {
+            #expect(HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: identifier))?.identifier == identifier, "\(name)")
+        }
+    }
+}
