@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-// HealthKit code as an app would write it: with `import HealthKit` in place of the line below,
-// this file compiles against HealthKit unchanged.
+// HealthKit code as an app writes it, against HealthKit's documented API: only the first import
+// below differs (it reads `import HealthKit` in the app).
 import CadenceHealthKit
 import Foundation
 
