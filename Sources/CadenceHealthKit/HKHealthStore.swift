@@ -90,6 +90,45 @@ public final class HKHealthStore: NSObject, Sendable {
 
     /// Always ``HKAuthorizationStatus/sharingAuthorized``.
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus { .sharingAuthorized }
+
+    /// The earliest date samples may have: `Date.distantPast`, as a server keeps all of them.
+    public func earliestPermittedSampleDate() -> Date { .distantPast }
+
+    // MARK: Background delivery
+
+    /// Answers `true` at once (on a background queue): observer queries are notified of every
+    /// committed change as it happens, with no app to wake.
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
+                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        DispatchQueue.global().async { completion(true, nil) }
+    }
+
+    /// Returns at once: observer queries are notified of every committed change as it happens.
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {}
+
+    /// Answers `true` at once (on a background queue): there is no background delivery to stop.
+    public func disableBackgroundDelivery(for type: HKObjectType,
+                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        DispatchQueue.global().async { completion(true, nil) }
+    }
+
+    /// Answers `true` at once (on a background queue): there is no background delivery to stop.
+    public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        DispatchQueue.global().async { completion(true, nil) }
+    }
+}
+
+/// How often an app asks to be woken for new samples (HealthKit's `HKUpdateFrequency`); on a
+/// server observer queries are notified of every change at once, whatever the frequency.
+public enum HKUpdateFrequency: Int, Sendable {
+    /// At every change.
+    case immediate = 1
+    /// At most once an hour.
+    case hourly = 2
+    /// At most once a day.
+    case daily = 3
+    /// At most once a week.
+    case weekly = 4
 }
 
 /// Whether an app may save a type (HealthKit's `HKAuthorizationStatus`).

@@ -26,6 +26,9 @@ final class StepObserver: Sendable {
             completionHandler()
         }
         healthStore.execute(query)
+        healthStore.enableBackgroundDelivery(for: stepType, frequency: .immediate) { success, error in
+            if !success { print("Background delivery was refused: \(String(describing: error))") }
+        }
         return query
     }
 
