@@ -69,6 +69,10 @@ struct IntervalComponentsTests {
         "1234567890123456789012h",
         // Longer than 10 000 years.
         "10001y",
+        // Several units: largest first, each once.
+        "12h1d",
+        "1d1d",
+        "1d0h",
     ])
     func rejects(text: String) {
         let error = #expect(throws: CadenceError.self) { try IntervalComponents(parsing: text) }
@@ -133,11 +137,11 @@ struct IntervalComponentsTests {
         #expect(try IntervalComponents(interval.dateComponents) == interval)
     }
 
-    @Test("rejects DateComponents that are not one positive unit", arguments: [
+    @Test("rejects DateComponents that are not positive units", arguments: [
         // Nothing set.
         DateComponents(),
-        // Two units.
-        DateComponents(hour: 1, minute: 30),
+        // Two units, one negative.
+        DateComponents(hour: 1, minute: -30),
         // Seconds are not an interval unit.
         DateComponents(second: 30),
         // Negative.
@@ -159,5 +163,31 @@ struct IntervalComponentsTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode([IntervalComponents].self, from: Data(#"["0h"]"#.utf8))
         }
+    }
+
+    @Test("an interval of several units: sums, text and DateComponents agree, and edges are what Foundation adds",
+          arguments: ["UTC", "America/New_York", "Australia/Lord_Howe"])
+    func severalUnits(zone: String) throws {
+        let dayAndHalf = IntervalComponents.days(1) + .hours(12)
+        #expect(dayAndHalf.description == "1d12h" && !dayAndHalf.isFixedLength)
+        #expect(try IntervalComponents(parsing: "1d12h") == dayAndHalf)
+        #expect(try IntervalComponents(DateComponents(day: 1, hour: 12)) == dayAndHalf)
+        #expect(try IntervalComponents(dayAndHalf.dateComponents) == dayAndHalf)
+        #expect(IntervalComponents.hours(12) + .days(1) == dayAndHalf)
+        #expect(IntervalComponents.days(1) + .days(2) == .days(3))
+        let ninety = IntervalComponents.hours(1) + .minutes(30)
+        #expect(ninety.isFixedLength && ninety.description == "1h30min")
+
+        let calendar = try TimeTestSupport.calendar(zone)
+        let anchor = try TimeTestSupport.instant("2024-03-01T00:00:00Z")
+        let edges = try IntervalEdges(calendar: calendar, anchor: anchor, components: dayAndHalf,
+                                      covering: anchor...(try TimeTestSupport.instant("2024-11-30T00:00:00Z")))
+        for (offset, edge) in edges.edges.enumerated() {
+            let number = edges.firstIntervalNumber + offset
+            #expect(edge == (try TimeTestSupport.foundationStart(calendar: calendar, anchor: anchor, components: dayAndHalf,
+                                                          number: number)), "interval \(number)")
+        }
+        let fixed = try IntervalEdges(calendar: calendar, anchor: anchor, components: ninety, covering: anchor...(anchor + 1))
+        #expect(fixed.edges == [anchor, anchor + 90 * 60_000_000])
     }
 }
