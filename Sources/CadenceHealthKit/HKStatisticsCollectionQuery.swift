@@ -30,8 +30,8 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
 
     /// The start of one interval; the others follow from it in both directions.
     public let anchorDate: Date
-    /// The length of each interval: one of minute, hour, day (7 days for a week), weekOfYear,
-    /// month or year, positive.
+    /// The length of each interval: positive minutes, hours, days (7 for a week), weekOfYear,
+    /// months or years, alone or together (`DateComponents(day: 1, hour: 12)`).
     public let intervalComponents: DateComponents
     /// What each interval's statistics hold.
     public let options: HKStatisticsOptions
