@@ -12,6 +12,8 @@ let package = Package(
     name: "Cadence",
     products: [
         .library(name: "Cadence", targets: ["Cadence"]),
+        // HealthKit's query classes over the Cadence API, so HealthKit code runs with one import changed.
+        .library(name: "CadenceHealthKit", targets: ["CadenceHealthKit"]),
         .executable(name: "cadence", targets: ["cadence"]),
         .executable(name: "cadence-bench", targets: ["CadenceBenchmark"]),
     ],
@@ -32,6 +34,10 @@ let package = Package(
                 "CLZ4",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        .target(
+            name: "CadenceHealthKit",
+            dependencies: ["Cadence"]
         ),
         .executableTarget(
             name: "cadence",
@@ -68,6 +74,11 @@ let package = Package(
                 // Writes the export.zip that `cadence import` reads in the tests.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        // HealthKit-style code (files importing only CadenceHealthKit) checked against the Cadence API.
+        .testTarget(
+            name: "CadenceHealthKitTests",
+            dependencies: ["Cadence", "CadenceHealthKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -194,17 +194,17 @@ struct ProfileSuite {
 
         let hourlyTarget: Target? = size == 100_000_000 ? .hourlyHeartRateAt100M : tenMillionOrMore ? .hourlyHeartRate : nil
         let everyInterval: [(name: String, components: IntervalComponents, target: Target?)] = [
-            ("daily", try .days(1), tenMillionOrMore ? .dailyHeartRate : nil),
-            ("hourly", try .hours(1), hourlyTarget),
-            ("fiveMinute", try .minutes(5), size == 100_000_000 ? .fiveMinuteHeartRateAt100M : nil),
+            ("daily", .days(1), tenMillionOrMore ? .dailyHeartRate : nil),
+            ("hourly", .hours(1), hourlyTarget),
+            ("fiveMinute", .minutes(5), size == 100_000_000 ? .fiveMinuteHeartRateAt100M : nil),
             // 8.3 M intervals at 100 M samples: measured where the comparison runs, not above.
-            ("oneMinute", try .minutes(1), nil),
-            ("monthly", try .months(1), nil),
-            ("yearly", try .years(1), nil),
+            ("oneMinute", .minutes(1), nil),
+            ("monthly", .months(1), nil),
+            ("yearly", .years(1), nil),
         ]
         // The huge suite asks what should not grow with the store: whole days and hours.
         let intervals = huge
-            ? [("daily", try .days(1), Target.dailyHeartRateAt1B), ("hourly", try .hours(1), Target.hourlyHeartRateAt1B)]
+            ? [("daily", .days(1), Target.dailyHeartRateAt1B), ("hourly", .hours(1), Target.hourlyHeartRateAt1B)]
             : everyInterval.filter { $0.name != "oneMinute" || size <= BenchmarkOptions.inMemoryGenerationLimit }
         for interval in intervals where selects("statisticsCollection.\(interval.name).heartRate") {
             let query = try StatisticsCollectionQuery(quantityType: heartRate, options: discrete, anchorDate: anchor,

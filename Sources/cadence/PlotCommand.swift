@@ -31,7 +31,7 @@ struct PlotCommand: ParsableCommand {
 
     @OptionGroup var filter: SampleFilterOptions
 
-    @Option(help: ArgumentHelp("The interval length: N followed by min, h, d, w, mo or y (15min, 1d, 1w).",
+    @Option(help: ArgumentHelp("The interval length: N followed by min, h, d, w, mo or y (15min, 1d, 1w), or several, largest first (1d12h).",
                                valueName: "length"))
     var interval: String?
 

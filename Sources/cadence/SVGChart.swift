@@ -259,17 +259,20 @@ struct SVGChart {
         return name
     }
 
-    /// An interval length for people: `day`, `15 minutes`, `2 weeks`.
+    /// An interval length for people: `day`, `15 minutes`, `2 weeks`, `1 day 12 hours`.
     static func intervalName(_ components: IntervalComponents) -> String {
-        let singular: String
-        switch components.unit {
-        case .minute: singular = "minute"
-        case .hour: singular = "hour"
-        case .day: singular = "day"
-        case .week: singular = "week"
-        case .month: singular = "month"
-        case .year: singular = "year"
+        func name(_ unit: IntervalComponents.Unit) -> String {
+            switch unit {
+            case .minute: return "minute"
+            case .hour: return "hour"
+            case .day: return "day"
+            case .week: return "week"
+            case .month: return "month"
+            case .year: return "year"
+            }
         }
-        return components.count == 1 ? singular : "\(components.count) \(singular)s"
+        let terms = components.terms
+        if terms.count == 1 && components.count == 1 { return name(components.unit) }
+        return terms.map { "\($0.count) \(name($0.unit))\($0.count == 1 ? "" : "s")" }.joined(separator: " ")
     }
 }

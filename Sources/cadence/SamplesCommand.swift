@@ -37,6 +37,13 @@ struct SamplesCommand: ParsableCommand {
                                valueName: "names"))
     var values: String?
 
+    @Option(name: .customLong("member"), help: ArgumentHelp("""
+        Correlation types: list only correlations with a member of this type, every such member \
+        meeting the condition when one is given (dietaryEnergyConsumed>=500kcal, dietaryProtein); \
+        repeat for several member types.
+        """, valueName: "condition"))
+    var members: [String] = []
+
     @OptionGroup var filter: SampleFilterOptions
 
     @Option(help: ArgumentHelp("The most samples to list; 0 for all.", valueName: "n"))
@@ -77,6 +84,44 @@ struct SamplesCommand: ParsableCommand {
         return predicate && .categoryValue(in: try ArgumentValues.categoryValues(values, of: type))
     }
 
+    /// The correlations of `type` that `predicate` and the `--member` conditions select, in the
+    /// `--sort` order and under the `--limit`.
+    func correlations(of type: CorrelationType, predicate: SamplePredicate, sort: [SampleSortDescriptor],
+                      in store: HealthStore) throws -> [Correlation] {
+        let query = SampleQuery(correlationType: type, predicate: predicate, limit: limit, sortDescriptors: sort)
+        guard !members.isEmpty else { return try store.execute(query) }
+        var conditions: [QuantityType: SamplePredicate] = [:]
+        for text in members {
+            let (memberType, condition) = try memberCondition(text, in: store)
+            conditions[memberType] = conditions[memberType].map { $0 && condition } ?? condition
+        }
+        // The member conditions select by UUID; the sample query then orders and limits.
+        let selected = try store.execute(CorrelationQuery(type: type, predicate: predicate, samplePredicates: conditions))
+        return try store.execute(SampleQuery(correlationType: type, predicate: .uuids(selected.map(\.uuid)),
+                                             limit: limit, sortDescriptors: sort))
+    }
+
+    /// A `--member` condition: a quantity type, optionally followed by a comparison and a quantity
+    /// (`dietaryEnergyConsumed>=500kcal`).
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` or ``CadenceError/Code/unknownType`` naming the text.
+    func memberCondition(_ text: String, in store: HealthStore) throws -> (QuantityType, SamplePredicate) {
+        let name = text.prefix { !"<>=!".contains($0) }
+        let memberType = try ArgumentValues.quantityType(name.trimmingCharacters(in: .whitespaces), in: store)
+        let rest = text.dropFirst(name.count)
+        guard !rest.isEmpty else { return (memberType, .all) }
+        let operators: [SamplePredicate.Comparison] = [.greaterThanOrEqual, .lessThanOrEqual, .equal, .notEqual,
+                                                       .greaterThan, .lessThan]
+        guard let comparison = operators.first(where: { rest.hasPrefix($0.rawValue) }) else {
+            throw CadenceError(.invalidArgument,
+                               "Invalid --member \"\(text)\": expected TYPE, or TYPE, one of >= <= == != > <, and a quantity.")
+        }
+        let bound = try ArgumentValues.quantity(
+            rest.dropFirst(comparison.rawValue.count).trimmingCharacters(in: .whitespaces), option: "--member",
+            like: "1 \(memberType.canonicalUnit.unitString)", dimensionOf: memberType.canonicalUnit)
+        return (memberType, .quantity(comparison, bound))
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let resolved = try filter.resolve()
@@ -84,6 +129,9 @@ struct SamplesCommand: ParsableCommand {
         let kind = try ArgumentValues.sampleType(type, in: store)
         if case .category = kind {} else if values != nil {
             throw CadenceError(.invalidArgument, "--values applies to category types; \(type) is not one.")
+        }
+        if case .correlation = kind {} else if !members.isEmpty {
+            throw CadenceError(.invalidArgument, "--member applies to correlation types; \(type) is not one.")
         }
         var output = StandardOutput()
         defer { output.flush() }
@@ -104,8 +152,8 @@ struct SamplesCommand: ParsableCommand {
                                               limit: limit, sortDescriptors: sort)).map(SampleOutput.printed), "Value")
         case .correlation(let correlationType):
             (printed, valueHeading) = (
-                try store.execute(SampleQuery(correlationType: correlationType, predicate: resolved.predicate, limit: limit,
-                                              sortDescriptors: sort)).map(SampleOutput.printed), "Members")
+                try correlations(of: correlationType, predicate: resolved.predicate, sort: sort, in: store)
+                    .map(SampleOutput.printed), "Members")
         }
         switch format {
         case .json:

@@ -206,4 +206,30 @@ struct CategoryCommandTests {
             .jsonObject()
         #expect((sleep["samples"] as? [[String: Any]])?.count == 121)
     }
+
+    @Test("--member keeps the food correlations whose energy members all reach 500 kcal, and rejects bad conditions")
+    func memberConditions() throws {
+        let store = try Fixtures.hkimportStore.get().store
+        func food(_ extra: [String]) throws -> [[String: Any]] {
+            let json = try CadenceBinary.succeed(["samples", "--store", store, "--type", "food", "--format", "json"] + extra)
+                .jsonObject()
+            return try #require(json["samples"] as? [[String: Any]])
+        }
+        // The three rules read directly off the full listing.
+        let energy = "HKQuantityTypeIdentifierDietaryEnergyConsumed"
+        let expected = try food([]).filter { correlation in
+            let members = (correlation["objects"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == energy }
+            return !members.isEmpty && members.allSatisfy { ($0["value"] as? Double ?? 0) >= 500 }
+        }
+        let listed = try food(["--member", "dietaryEnergyConsumed>=500kcal"])
+        #expect(!listed.isEmpty && listed.count < 34)
+        #expect(listed.map { $0["uuid"] as? String } == expected.map { $0["uuid"] as? String })
+        #expect(try food(["--member", "dietaryEnergyConsumed>=500000cal", "--limit", "1"]).map { $0["uuid"] as? String }
+            == expected.prefix(1).map { $0["uuid"] as? String })
+
+        let wrongUnit = try CadenceBinary.run(["samples", "--store", store, "--type", "food", "--member", "dietaryEnergyConsumed>=5km"])
+        #expect(wrongUnit.status != 0 && wrongUnit.standardError.contains("--member"))
+        let wrongType = try CadenceBinary.run(["samples", "--store", store, "--type", "stepCount", "--member", "dietaryProtein"])
+        #expect(wrongType.status != 0 && wrongType.standardError.contains("correlation types"))
+    }
 }

@@ -47,7 +47,7 @@ struct CollectionSourcesTests {
                     let query = try StatisticsCollectionQuery(
                         quantityType: type, quantitySamplePredicate: predicate,
                         options: separate ? statistics.union(.separateBySource) : statistics,
-                        anchorDate: Self.base, intervalComponents: try .hours(6), calendar: utc)
+                        anchorDate: Self.base, intervalComponents: .hours(6), calendar: utc)
                     #expect(try store.execute(query).sources() == expected, "\(type.shortIdentifier), separate: \(separate)")
                 }
             }

@@ -308,4 +308,13 @@ struct HealthUnitTests {
         let expected: Set = ["count/min", "mg/dL", "mL/kg·min", "degF", "kcal", "mmol<180.1558>/L", "m/s"]
         #expect(Set(results) == expected)
     }
+
+    @Test("a quantity converts within its dimension without throwing, and gives nil across dimensions")
+    func nonThrowingConversion() throws {
+        let distance = Quantity(value: 5, unit: .kilometer)
+        #expect(distance.value(in: .meter) == 5_000)
+        #expect(distance.value(in: .kilocalorie) == nil)
+        #expect(distance.is(compatibleWith: .mile) && !distance.is(compatibleWith: .second))
+        #expect(throws: CadenceError.self) { try distance.doubleValue(for: .kilocalorie) }
+    }
 }

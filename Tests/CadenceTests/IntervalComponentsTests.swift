@@ -69,6 +69,10 @@ struct IntervalComponentsTests {
         "1234567890123456789012h",
         // Longer than 10 000 years.
         "10001y",
+        // Several units: largest first, each once.
+        "12h1d",
+        "1d1d",
+        "1d0h",
     ])
     func rejects(text: String) {
         let error = #expect(throws: CadenceError.self) { try IntervalComponents(parsing: text) }
@@ -78,18 +82,35 @@ struct IntervalComponentsTests {
 
     @Test("factories validate their count")
     func factories() throws {
-        #expect(try IntervalComponents.minutes(5).description == "5min")
-        #expect(try IntervalComponents.hours(2).description == "2h")
-        #expect(try IntervalComponents.days(3).description == "3d")
-        #expect(try IntervalComponents.weeks(1).description == "1w")
-        #expect(try IntervalComponents.months(6).description == "6mo")
-        #expect(try IntervalComponents.years(10).description == "10y")
-        #expect(throws: CadenceError.self) { try IntervalComponents.hours(0) }
-        #expect(throws: CadenceError.self) { try IntervalComponents.days(-1) }
-        #expect(throws: CadenceError.self) { try IntervalComponents.minutes(Int.max) }
-        #expect(try IntervalComponents.minutes(1).isFixedLength)
-        #expect(try IntervalComponents.hours(1).isFixedLength)
-        #expect(try !IntervalComponents.days(1).isFixedLength)
+        #expect(IntervalComponents.minutes(5).description == "5min")
+        #expect(IntervalComponents.hours(2).description == "2h")
+        #expect(IntervalComponents.days(3).description == "3d")
+        #expect(IntervalComponents.weeks(1).description == "1w")
+        #expect(IntervalComponents.months(6).description == "6mo")
+        #expect(IntervalComponents.years(10).description == "10y")
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: 0, unit: .hour) }
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: -1, unit: .day) }
+        #expect(throws: CadenceError.self) { try IntervalComponents(count: Int.max, unit: .minute) }
+        // The static forms never fail; where the interval is used, a bad one is refused.
+        let anchor = Date(timeIntervalSince1970: 0)
+        for bad in [IntervalComponents.hours(0), .days(-1), .minutes(Int.max), .years(Int.min)] {
+            let error = #expect(throws: CadenceError.self) {
+                try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum, anchorDate: anchor,
+                                              intervalComponents: bad)
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(throws: CadenceError.self) {
+                try IntervalEdges(calendar: Calendar(identifier: .gregorian), anchor: 0, components: bad, covering: 0...1)
+            }
+        }
+        // A query whose interval is changed after it was made is refused when it runs.
+        var query = try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum, anchorDate: anchor,
+                                                  intervalComponents: .days(1))
+        query.intervalComponents = .days(0)
+        #expect(throws: CadenceError.self) { try HealthStore.inMemory().execute(query) }
+        #expect(IntervalComponents.minutes(1).isFixedLength)
+        #expect(IntervalComponents.hours(1).isFixedLength)
+        #expect(!IntervalComponents.days(1).isFixedLength)
     }
 
     @Test("converts to and from DateComponents", arguments: [
@@ -116,11 +137,11 @@ struct IntervalComponentsTests {
         #expect(try IntervalComponents(interval.dateComponents) == interval)
     }
 
-    @Test("rejects DateComponents that are not one positive unit", arguments: [
+    @Test("rejects DateComponents that are not positive units", arguments: [
         // Nothing set.
         DateComponents(),
-        // Two units.
-        DateComponents(hour: 1, minute: 30),
+        // Two units, one negative.
+        DateComponents(hour: 1, minute: -30),
         // Seconds are not an interval unit.
         DateComponents(second: 30),
         // Negative.
@@ -135,12 +156,38 @@ struct IntervalComponentsTests {
 
     @Test("encodes as its textual form")
     func codable() throws {
-        let value = [try IntervalComponents.minutes(15), try IntervalComponents.months(1)]
+        let value = [IntervalComponents.minutes(15), IntervalComponents.months(1)]
         let data = try JSONEncoder().encode(value)
         #expect(String(decoding: data, as: UTF8.self) == #"["15min","1mo"]"#)
         #expect(try JSONDecoder().decode([IntervalComponents].self, from: data) == value)
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode([IntervalComponents].self, from: Data(#"["0h"]"#.utf8))
         }
+    }
+
+    @Test("an interval of several units: sums, text and DateComponents agree, and edges are what Foundation adds",
+          arguments: ["UTC", "America/New_York", "Australia/Lord_Howe"])
+    func severalUnits(zone: String) throws {
+        let dayAndHalf = IntervalComponents.days(1) + .hours(12)
+        #expect(dayAndHalf.description == "1d12h" && !dayAndHalf.isFixedLength)
+        #expect(try IntervalComponents(parsing: "1d12h") == dayAndHalf)
+        #expect(try IntervalComponents(DateComponents(day: 1, hour: 12)) == dayAndHalf)
+        #expect(try IntervalComponents(dayAndHalf.dateComponents) == dayAndHalf)
+        #expect(IntervalComponents.hours(12) + .days(1) == dayAndHalf)
+        #expect(IntervalComponents.days(1) + .days(2) == .days(3))
+        let ninety = IntervalComponents.hours(1) + .minutes(30)
+        #expect(ninety.isFixedLength && ninety.description == "1h30min")
+
+        let calendar = try TimeTestSupport.calendar(zone)
+        let anchor = try TimeTestSupport.instant("2024-03-01T00:00:00Z")
+        let edges = try IntervalEdges(calendar: calendar, anchor: anchor, components: dayAndHalf,
+                                      covering: anchor...(try TimeTestSupport.instant("2024-11-30T00:00:00Z")))
+        for (offset, edge) in edges.edges.enumerated() {
+            let number = edges.firstIntervalNumber + offset
+            #expect(edge == (try TimeTestSupport.foundationStart(calendar: calendar, anchor: anchor, components: dayAndHalf,
+                                                          number: number)), "interval \(number)")
+        }
+        let fixed = try IntervalEdges(calendar: calendar, anchor: anchor, components: ninety, covering: anchor...(anchor + 1))
+        #expect(fixed.edges == [anchor, anchor + 90 * 60_000_000])
     }
 }

@@ -99,7 +99,7 @@ struct PredicateAndLongRunningTests {
     func longRunning() async throws {
         let store = HealthStore.inMemory()
         let query = try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum,
-                                                  anchorDate: date("2024-05-01T00:00:00Z"), intervalComponents: try .hours(1),
+                                                  anchorDate: date("2024-05-01T00:00:00Z"), intervalComponents: .hours(1),
                                                   calendar: Calendar(identifier: .gregorian))
         var collectionUpdates = store.statisticsCollectionUpdates(query).makeAsyncIterator()
         var observer = store.observe([.stepCount]).makeAsyncIterator()

@@ -83,7 +83,7 @@ struct QueryPropertyTests {
     func collections(type: QuantityType, seed: UInt64) throws {
         let (store, samples) = try Self.makeStore(type: type, seed: seed)
         var random = TestRandom(seed: seed &* 7919)
-        let intervals: [IntervalComponents] = [try .minutes(5), try .hours(1), try .days(1), try .weeks(1), try .months(1), try .years(1)]
+        let intervals: [IntervalComponents] = [.minutes(5), .hours(1), .days(1), .weeks(1), .months(1), .years(1)]
         let allOptions: StatisticsOptions = type.aggregationStyle == .cumulative
             ? [.cumulativeSum, .mostRecent, .duration] : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration]
         for round in 0..<12 {
@@ -202,7 +202,7 @@ struct OptionCombinationTests {
             }
             let query = try StatisticsCollectionQuery(quantityType: type, options: options,
                                                       anchorDate: Date(timestamp: 1_709_251_200_000_000),
-                                                      intervalComponents: try .days(7), calendar: calendar)
+                                                      intervalComponents: .days(7), calendar: calendar)
             for statistics in try store.execute(query).statistics(from: windowStart, to: windowEnd) {
                 let expected = ReferenceInterval(samples: samples, start: statistics.startDate.timestamp,
                                                  end: statistics.endDate.timestamp, style: type.aggregationStyle)
@@ -272,7 +272,7 @@ struct SplitChunkTests {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try timeZone(named: "Europe/Berlin")
         let base: Int64 = 1_709_251_200_000_000
-        let edges = try IntervalEdges(calendar: calendar, anchor: base, components: try .days(1),
+        let edges = try IntervalEdges(calendar: calendar, anchor: base, components: .days(1),
                                       covering: (base - 86_400_000_000)...(base + 45 * 86_400_000_000)).edges
         let lower = base + 3 * 86_400_000_000
         let upper = base + 20 * 86_400_000_000

@@ -30,7 +30,7 @@ struct SourceMergingSweepTests {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try timeZone(named: "Australia/Lord_Howe")
         let base: Int64 = 1_709_251_200_000_000
-        for components in [try IntervalComponents.days(1), try .hours(3)] {
+        for components in [IntervalComponents.days(1), .hours(3)] {
             let edges = try IntervalEdges(calendar: calendar, anchor: base + 5_400_000_000, components: components,
                                           covering: (base - 86_400_000_000)...(base + 45 * 86_400_000_000)).edges
             // Serial sweep in one partition; the others must give its results bit for bit.

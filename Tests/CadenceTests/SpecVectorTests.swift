@@ -37,7 +37,7 @@ struct SpecVectorTests {
         let query = try StatisticsCollectionQuery(
             quantityType: .stepCount,
             quantitySamplePredicate: .samples(start: date("2024-05-01T14:00:00Z"), end: date("2024-05-01T15:00:00Z")),
-            options: .cumulativeSum, anchorDate: date("2024-05-01T00:00:00Z"), intervalComponents: try .hours(1),
+            options: .cumulativeSum, anchorDate: date("2024-05-01T00:00:00Z"), intervalComponents: .hours(1),
             calendar: utc)
         let collection = try store.execute(query)
         #expect(collection.sources() == [Source(name: "Phone")])
@@ -76,7 +76,7 @@ struct SpecVectorTests {
         ])
         let query = try StatisticsCollectionQuery(
             quantityType: .bodyMass, options: [.discreteAverage, .discreteMin, .discreteMax],
-            anchorDate: date("2024-01-01T00:00:00Z"), intervalComponents: try .days(1), calendar: utc)
+            anchorDate: date("2024-01-01T00:00:00Z"), intervalComponents: .days(1), calendar: utc)
         let day = try #require(try store.execute(query).statistics().first)
         #expect(nearlyEqual(day.averageQuantity()?.value, 71.166666666666667))
         #expect(day.minimumQuantity()?.value == 70.0)
@@ -91,7 +91,7 @@ struct SpecVectorTests {
         try store.save([try sample(.stepCount, "2024-03-10T01:00:00-05:00", "2024-03-10T01:00:00-05:00", 10)])
         let query = try StatisticsCollectionQuery(
             quantityType: .stepCount, options: .cumulativeSum, anchorDate: date("2024-01-01T03:00:00-05:00"),
-            intervalComponents: try .days(1), calendar: newYork)
+            intervalComponents: .days(1), calendar: newYork)
         let collection = try store.execute(query)
         let interval = try #require(collection.statistics(for: date("2024-03-10T01:00:00-05:00")))
         #expect(interval.startDate == date("2024-03-09T03:00:00-05:00"))
@@ -107,7 +107,7 @@ struct SpecVectorTests {
         try store.save([try sample(.stepCount, "2024-02-15T00:00:00Z", "2024-02-15T00:00:00Z", 1)])
         let query = try StatisticsCollectionQuery(
             quantityType: .stepCount, options: .cumulativeSum, anchorDate: date("2024-01-31T00:00:00Z"),
-            intervalComponents: try .months(1), calendar: utc)
+            intervalComponents: .months(1), calendar: utc)
         let starts = try store.execute(query).statistics(from: date("2024-01-31T00:00:00Z"), to: date("2024-03-31T00:00:00Z"))
             .map(\.startDate)
         #expect(starts == [date("2024-01-31T00:00:00Z"), date("2024-02-29T00:00:00Z"), date("2024-03-31T00:00:00Z")])
@@ -119,7 +119,7 @@ struct SpecVectorTests {
         try store.save([try sample(.stepCount, "2024-05-01T11:10:00Z", "2024-05-01T11:20:00Z", 30)])
         let query = try StatisticsCollectionQuery(
             quantityType: .stepCount, options: .cumulativeSum, anchorDate: date("2024-05-01T00:00:00Z"),
-            intervalComponents: try .hours(1), calendar: utc)
+            intervalComponents: .hours(1), calendar: utc)
         let intervals = try store.execute(query).statistics(from: date("2024-05-01T10:30:00Z"), to: date("2024-05-01T13:00:00Z"))
         #expect(intervals.map(\.startDate) == ["10", "11", "12", "13"].map { date("2024-05-01T\($0):00:00Z") })
         #expect(intervals.map { $0.sumQuantity()?.value } == [nil, 30, nil, nil])

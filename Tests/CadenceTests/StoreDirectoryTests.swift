@@ -63,4 +63,20 @@ struct StoreDirectoryTests {
         #expect(Set(foreign).isSubset(of: names))
         #expect(!names.contains(orphan))
     }
+
+    @Test("A second writable open in the same process is refused as this process's, not as another process's")
+    func secondWriterInProcess() throws {
+        let path = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try HealthStore.open(at: path)
+        let error = #expect(throws: CadenceError.self) { _ = try HealthStore.open(at: path) }
+        #expect(error?.code == .storeLocked)
+        #expect(error?.message == "this store is already open for writing in this process")
+        // Reading beside the writer still works, and the lock goes with the first store.
+        var readOnly = HealthStore.Options()
+        readOnly.readOnly = true
+        _ = try HealthStore.open(at: path, options: readOnly)
+        try first.close()
+        try HealthStore.open(at: path).close()
+    }
 }

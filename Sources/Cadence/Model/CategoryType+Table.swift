@@ -51,17 +51,6 @@ extension CategoryType {
 
     /// Every value-name prefix, longest first (so a specific group wins over `HKCategoryValue`).
     static let valueGroupPrefixes: [String] = Set(rows.map(\.values.prefix)).sorted { $0.count > $1.count }
-
-    /// Known types, for code that names them.
-    public static let sleepAnalysis = CategoryType(identifier: identifierPrefix + "SleepAnalysis")
-    /// Stand hours (Apple Watch).
-    public static let appleStandHour = CategoryType(identifier: identifierPrefix + "AppleStandHour")
-    /// Mindful sessions (no value: `notApplicable`).
-    public static let mindfulSession = CategoryType(identifier: identifierPrefix + "MindfulSession")
-    /// Menstrual flow.
-    public static let menstrualFlow = CategoryType(identifier: identifierPrefix + "MenstrualFlow")
-    /// Headache, one of the symptom types (values are severities).
-    public static let headache = CategoryType(identifier: identifierPrefix + "Headache")
 }
 
 extension CategoryType.ValueGroup {

@@ -102,10 +102,20 @@ public struct Quantity: Hashable, Sendable, Codable, CustomStringConvertible {
         self.unit = unit
     }
 
-    /// The value in another unit (HealthKit's `doubleValue(for:)`).
+    /// The value in another unit (HealthKit's `doubleValue(for:)`, which traps where this throws).
     ///
-    /// - Throws: ``CadenceError/Code/incompatibleUnits``.
+    /// Use it for a unit that arrives as input; ``value(in:)`` gives `nil` instead of an error,
+    /// and ``value`` is already in the canonical unit of the quantity's type for query results.
+    ///
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` when `other` measures another dimension.
     public func doubleValue(for other: HealthUnit) throws -> Double { try unit.convert(value, to: other) }
+
+    /// The value in another unit, or `nil` when `other` measures another dimension: the
+    /// non-throwing form of ``doubleValue(for:)``.
+    public func value(in other: HealthUnit) -> Double? { try? unit.convert(value, to: other) }
+
+    /// Whether the quantity converts to `other` (HealthKit's `is(compatibleWith:)`).
+    public func `is`(compatibleWith other: HealthUnit) -> Bool { unit.isCompatible(with: other) }
 
     public var description: String { "\(value) \(unit)" }
 }

@@ -94,18 +94,9 @@ extension QuantityType {
     /// Every type in Cadence's table, sorted by identifier.
     public static var allKnown: [QuantityType] { table.values.sorted { $0.identifier < $1.identifier } }
 
-    /// Step count (`count`, cumulative).
-    public static var stepCount: QuantityType { known("stepCount") ?? unknown("stepCount", unit: .count) }
-    /// Heart rate (`count/min`, discrete, temporally weighted).
-    public static var heartRate: QuantityType { known("heartRate") ?? unknown("heartRate", unit: .count) }
-    /// Active energy burned (`kcal`, cumulative).
-    public static var activeEnergyBurned: QuantityType {
-        known("activeEnergyBurned") ?? unknown("activeEnergyBurned", unit: .count)
-    }
-    /// Body mass (`kg`, discrete, arithmetic).
-    public static var bodyMass: QuantityType { known("bodyMass") ?? unknown("bodyMass", unit: .count) }
-    /// Walking and running distance (`m`, cumulative).
-    public static var distanceWalkingRunning: QuantityType {
-        known("distanceWalkingRunning") ?? unknown("distanceWalkingRunning", unit: .count)
+    /// The table's type for an identifier suffix: the static members (``stepCount`` …) are
+    /// generated from the table, so each finds its row; the fallback only keeps this total.
+    static func tableType(_ suffix: String) -> QuantityType {
+        table[identifierPrefix + suffix] ?? unknown(identifierPrefix + suffix, unit: .count)
     }
 }

@@ -108,6 +108,15 @@ extension HealthStore {
         }
     }
 
+    /// A long-running statistics query: the statistics now, then again after each committed
+    /// transaction that touches the type.
+    public func statisticsUpdates(_ query: StatisticsQuery) -> AsyncThrowingStream<Statistics, any Error> {
+        changeStream { [self] change in
+            if let change, change.types[query.quantityType.identifier] == nil { return nil }
+            return try execute(query)
+        }
+    }
+
     /// A long-running statistics-collection query: the initial collection, then a new collection
     /// with the intervals that changed after each committed transaction touching the type
     /// (a delete that empties an interval turns its values to `nil`).

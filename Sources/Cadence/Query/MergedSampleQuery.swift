@@ -26,12 +26,23 @@ public struct MergedSampleQuery<Sample: Sendable>: Sendable {
     public var limit: Int
     /// The merged order, most significant first; ascending start without any.
     public var sortDescriptors: [SampleSortDescriptor]
+    /// A merged order by any properties of the samples; when not empty it is used instead of
+    /// ``sortDescriptors``.
+    public var keyPathSortDescriptors: [SortDescriptor<Sample>]
 
     /// Creates a query over `parts`.
     public init(_ parts: [SampleQuery<Sample>], limit: Int = 0, sortDescriptors: [SampleSortDescriptor] = []) {
         self.parts = parts
         self.limit = max(0, limit)
         self.sortDescriptors = sortDescriptors
+        self.keyPathSortDescriptors = []
+    }
+
+    /// Creates a query over `parts`, merged in the order of key paths such as
+    /// `[SortDescriptor(\.endDate, order: .reverse)]`.
+    public init(_ parts: [SampleQuery<Sample>], limit: Int = 0, sortDescriptors: [SortDescriptor<Sample>]) {
+        self.init(parts, limit: limit)
+        self.keyPathSortDescriptors = sortDescriptors
     }
 }
 
@@ -46,8 +57,14 @@ extension HealthStore {
             var merged: [(part: Int, row: ListedRow)] = listings.enumerated().flatMap { part, listing in
                 listing.rows.map { (part, $0) }
             }
-            let order = ListedRow.order(query.sortDescriptors)
-            merged.sort { order($0.row, $1.row) }
+            if query.keyPathSortDescriptors.isEmpty {
+                let order = ListedRow.order(query.sortDescriptors)
+                merged.sort { order($0.row, $1.row) }
+            } else {
+                merged.sort(by: ListedRow.order(query.keyPathSortDescriptors,
+                                                sample: { listings[$0.part].samples[$0.row.index] },
+                                                sequence: { $0.row.sequence }))
+            }
             if query.limit > 0 { merged = Array(merged.prefix(query.limit)) }
             // Each part completes its own samples (a correlation's members), then they go back in place.
             var selected = [[Sample]](repeating: [], count: listings.count)

@@ -7,9 +7,14 @@
 
 import Foundation
 
-/// A sort key of a sample query.
+/// A sort key of a sample query, on a sample's dates.
+///
+/// Any property of the sample can order a query too, through Foundation's key-path sort
+/// descriptors: `SortDescriptor(\.endDate, order: .reverse)`.
 public enum SampleSortDescriptor: Sendable, Hashable {
+    /// By start date.
     case startDate(ascending: Bool)
+    /// By end date.
     case endDate(ascending: Bool)
 }
 
@@ -17,6 +22,8 @@ public enum SampleSortDescriptor: Sendable, Hashable {
 /// ``CategorySample`` or ``Correlation``.
 ///
 ///     let latest = SampleQuery(quantityType: .heartRate, limit: 10, sortDescriptors: [.endDate(ascending: false)])
+///     let largest = SampleQuery(quantityType: .stepCount, limit: 10,
+///                               sortDescriptors: [SortDescriptor(\.value, order: .reverse)])
 ///     let samples = try store.execute(latest)
 ///     let nights = try store.execute(SampleQuery(categoryType: .sleepAnalysis,
 ///                                                predicate: .categoryValue(in: [3, 4, 5])))
@@ -24,9 +31,6 @@ public enum SampleSortDescriptor: Sendable, Hashable {
 /// Without sort descriptors the samples come in ascending start order **[Cadence rule]**; a limit of
 /// 0 means no limit.
 public struct SampleQuery<Sample: Sendable>: Sendable {
-    /// A sort key.
-    public typealias SortDescriptor = SampleSortDescriptor
-
     /// The type's series and how its rows become samples.
     package let reading: SampleReading<Sample>
     /// Which samples to list.
@@ -35,13 +39,18 @@ public struct SampleQuery<Sample: Sendable>: Sendable {
     public var limit: Int
     /// The order, most significant first.
     public var sortDescriptors: [SampleSortDescriptor]
+    /// An order by any properties of the samples, most significant first; when not empty it is
+    /// used instead of ``sortDescriptors``. A correlation is ordered before its members are read,
+    /// so its key paths reach its own properties, not ``Correlation/objects``.
+    public var keyPathSortDescriptors: [SortDescriptor<Sample>]
 
     package init(reading: SampleReading<Sample>, predicate: SamplePredicate, limit: Int,
-                 sortDescriptors: [SampleSortDescriptor]) {
+                 sortDescriptors: [SampleSortDescriptor], keyPathSortDescriptors: [SortDescriptor<Sample>] = []) {
         self.reading = reading
         self.predicate = predicate
         self.limit = max(0, limit)
         self.sortDescriptors = sortDescriptors
+        self.keyPathSortDescriptors = keyPathSortDescriptors
     }
 
     /// The full identifier of the type listed.
@@ -78,7 +87,8 @@ extension HealthStore {
         try read { try Self.samples(query, snapshot: $0) }
     }
 
-    private static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
+    /// The samples `query` selects on `snapshot`, completed.
+    static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
         let listing = try listing(query, snapshot: snapshot)
         let selected = listing.rows.map { listing.samples[$0.index] }
         return try query.reading.complete?(selected, snapshot) ?? selected
@@ -102,7 +112,11 @@ extension HealthStore {
                                   index: samples.count))
             samples.append(sample)
         }
-        rows.sort(by: ListedRow.order(query.sortDescriptors))
+        if query.keyPathSortDescriptors.isEmpty {
+            rows.sort(by: ListedRow.order(query.sortDescriptors))
+        } else {
+            rows.sort(by: ListedRow.order(query.keyPathSortDescriptors) { samples[$0.index] })
+        }
         return (samples, query.limit > 0 ? rows.prefix(query.limit) : rows[...])
     }
 }
@@ -132,6 +146,29 @@ struct ListedRow {
             return left.sequence < right.sequence
         }
     }
+
+    /// The order key-path `descriptors` give to the samples `sample` finds for rows; rows equal
+    /// on every key come in the order they were saved.
+    static func order<Row, Sample>(_ descriptors: [SortDescriptor<Sample>], sample: @escaping (Row) -> Sample,
+                                   sequence: @escaping (Row) -> Int64) -> (Row, Row) -> Bool {
+        { left, right in
+            let (first, second) = (sample(left), sample(right))
+            for descriptor in descriptors {
+                switch descriptor.compare(first, second) {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return sequence(left) < sequence(right)
+        }
+    }
+
+    /// ``order(_:sample:sequence:)`` for listed rows.
+    static func order<Sample>(_ descriptors: [SortDescriptor<Sample>], sample: @escaping (ListedRow) -> Sample)
+        -> (ListedRow, ListedRow) -> Bool {
+        order(descriptors, sample: sample, sequence: \.sequence)
+    }
 }
 
 extension SampleQuery where Sample == Correlation {
@@ -153,5 +190,44 @@ extension SampleQuery where Sample == Workout {
     public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
                 sortDescriptors: [SampleSortDescriptor] = []) {
         self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)
+    }
+}
+
+// Key-path sort descriptors: `sortDescriptors` has no default in these forms, so a query without
+// one keeps calling the forms above.
+extension SampleQuery where Sample == QuantitySample {
+    /// Creates a query for quantity samples ordered by key paths, such as
+    /// `[SortDescriptor(\.endDate, order: .reverse)]`.
+    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SortDescriptor<QuantitySample>]) {
+        self.init(reading: .quantities(quantityType), predicate: predicate, limit: limit, sortDescriptors: [],
+                  keyPathSortDescriptors: sortDescriptors)
+    }
+}
+
+extension SampleQuery where Sample == CategorySample {
+    /// Creates a query for category samples ordered by key paths.
+    public init(categoryType: CategoryType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SortDescriptor<CategorySample>]) {
+        self.init(reading: .categories(categoryType), predicate: predicate, limit: limit, sortDescriptors: [],
+                  keyPathSortDescriptors: sortDescriptors)
+    }
+}
+
+extension SampleQuery where Sample == Correlation {
+    /// Creates a query for correlations ordered by key paths of the correlation itself.
+    public init(correlationType: CorrelationType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SortDescriptor<Correlation>]) {
+        self.init(reading: .correlations(correlationType), predicate: predicate, limit: limit, sortDescriptors: [],
+                  keyPathSortDescriptors: sortDescriptors)
+    }
+}
+
+extension SampleQuery where Sample == Workout {
+    /// Creates a query for workouts ordered by key paths, such as `[SortDescriptor(\.duration)]`.
+    public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SortDescriptor<Workout>]) {
+        self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: [],
+                  keyPathSortDescriptors: sortDescriptors)
     }
 }

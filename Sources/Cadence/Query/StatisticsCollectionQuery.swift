@@ -43,12 +43,15 @@ public struct StatisticsCollectionQuery: Sendable {
     /// - Parameters:
     ///   - calendar: Defaults to a Gregorian calendar in the host's time zone.
     /// - Throws: ``CadenceError/Code/invalidQuery`` for an option the type's style does not allow;
-    ///   ``CadenceError/Code/incompatibleUnits`` for a quantity predicate in the wrong unit.
+    ///   ``CadenceError/Code/incompatibleUnits`` for a quantity predicate in the wrong unit;
+    ///   ``CadenceError/Code/invalidArgument`` for an interval that is not a positive length of at
+    ///   most 10 000 years.
     public init(quantityType: QuantityType, quantitySamplePredicate: SamplePredicate = .all, options: StatisticsOptions,
                 anchorDate: Date, intervalComponents: IntervalComponents, calendar: Calendar? = nil,
                 sourcePriority: [String]? = nil) throws {
         try options.validate(for: quantityType)
         try quantitySamplePredicate.validate(for: quantityType)
+        try intervalComponents.validate()
         self.quantityType = quantityType
         self.predicate = quantitySamplePredicate
         self.options = options

@@ -88,7 +88,8 @@ struct EncodedQueryBlock {
             let (length, lengthOverflows) = durations.minimum.multipliedReportingOverflow(by: scale)
             damaged = lengthOverflows || length < 0
             if !damaged && length == 0 {
-                UnsafeMutableBufferPointer(rebasing: ends[rows]).update(fromContentsOf: UnsafeBufferPointer(rebasing: starts[rows]))
+                // Both slices hold the block's rows, so every start is copied; the index returned adds nothing.
+                _ = UnsafeMutableBufferPointer(rebasing: ends[rows]).update(fromContentsOf: UnsafeBufferPointer(rebasing: starts[rows]))
                 return
             }
             for row in rows where !damaged {

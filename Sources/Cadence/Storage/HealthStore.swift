@@ -89,7 +89,8 @@ public final class HealthStore: Sendable {
     /// Opens the store in `path`, creating it when it does not exist (unless read-only), replaying
     /// its write-ahead log.
     ///
-    /// - Throws: ``CadenceError/Code/storeLocked`` when another process has it open for writing;
+    /// - Throws: ``CadenceError/Code/storeLocked`` when another process has it open for writing,
+    ///   or this process does (share that ``HealthStore`` instead);
     ///   ``CadenceError/Code/corruptFile`` naming the damaged file;
     ///   ``CadenceError/Code/unsupportedFormatVersion`` for a store of an unknown format.
     /// - Complexity: O(*t* + *f* + *w*) for *t* types, *f* files in the directory and *w* bytes

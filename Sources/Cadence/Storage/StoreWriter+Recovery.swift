@@ -66,6 +66,10 @@ extension StoreWriter {
         let holder = (try? fileSystem.readFile(lockPath)).flatMap {
             Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        // The lock is per open file, so a second writable open in this process finds it taken too.
+        if holder == getpid() {
+            throw CadenceError(.storeLocked, "this store is already open for writing in this process", path: path)
+        }
         throw CadenceError(.storeLocked, "another process\(holder.map { " (pid \($0))" } ?? "") has this store open for writing",
                            path: path)
     }

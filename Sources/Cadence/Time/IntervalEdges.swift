@@ -82,7 +82,7 @@ public struct IntervalEdges: Sendable {
         covering range: ClosedRange<Timestamp>,
         maximumEdgeCount: Int = IntervalEdges.defaultMaximumEdgeCount
     ) throws {
-        try Self.validate(calendar: calendar, anchor: anchor, maximumEdgeCount: maximumEdgeCount)
+        try Self.validate(calendar: calendar, anchor: anchor, components: components, maximumEdgeCount: maximumEdgeCount)
         guard supportedTimestampRange.contains(range.lowerBound),
               supportedTimestampRange.contains(range.upperBound)
         else {
@@ -120,7 +120,7 @@ public struct IntervalEdges: Sendable {
         maximumEdgeCount: Int = IntervalEdges.defaultMaximumEdgeCount
     ) throws {
         guard !range.isEmpty else {
-            try Self.validate(calendar: calendar, anchor: anchor, maximumEdgeCount: maximumEdgeCount)
+            try Self.validate(calendar: calendar, anchor: anchor, components: components, maximumEdgeCount: maximumEdgeCount)
             self.init(calendar: calendar, anchor: anchor, components: components, edges: [], firstIntervalNumber: 0)
             return
         }
@@ -193,11 +193,14 @@ public struct IntervalEdges: Sendable {
     public static func intervalStart(
         number: Int, calendar: Calendar, anchor: Timestamp, components: IntervalComponents
     ) throws -> Timestamp {
+        try components.validate()
         var generator = Generator(calendar: calendar, anchor: anchor, components: components)
         return try generator.start(of: Int64(number))
     }
 
-    private static func validate(calendar: Calendar, anchor: Timestamp, maximumEdgeCount: Int) throws {
+    private static func validate(calendar: Calendar, anchor: Timestamp, components: IntervalComponents,
+                                 maximumEdgeCount: Int) throws {
+        try components.validate()
         guard calendar.identifier == .gregorian || calendar.identifier == .iso8601 else {
             throw CadenceError(
                 .invalidArgument,

@@ -48,10 +48,11 @@ struct WallClockSteps {
     /// Local years the integer arithmetic answers for: after the Julian calendar, before the end of the range.
     private static let years: ClosedRange<Int64> = 1_583...9_998
 
-    /// Steps for `components` from `anchor`, or `nil` for fixed-length units or an anchor with a
-    /// fraction of a second or whose local date lies outside the years answered.
+    /// Steps for `components` from `anchor`, or `nil` for fixed-length units, several units, or an
+    /// anchor with a fraction of a second or whose local date lies outside the years answered.
     init?(calendar: Calendar, anchor: Timestamp, components: IntervalComponents) {
-        guard anchor % TimestampArithmetic.microsecondsPerSecond == 0 else { return nil }
+        // Several units are added by Foundation, as it orders them.
+        guard anchor % TimestampArithmetic.microsecondsPerSecond == 0, components.smallerTerms.isEmpty else { return nil }
         switch components.unit {
         case .minute, .hour: return nil
         case .day: stride = Int64(components.count)

@@ -21,6 +21,8 @@ package struct CollectionPlan {
     ///
     /// - Throws: ``CadenceError/Code/invalidQuery`` when the data's span would need too many intervals.
     package init(_ query: StatisticsCollectionQuery, snapshot: StoreSnapshot) throws {
+        // The query's fields are variables, so its interval is checked again here.
+        try query.intervalComponents.validate()
         self.query = query
         self.snapshot = snapshot
         let span = Self.dataSpan(query: query, snapshot: snapshot)
