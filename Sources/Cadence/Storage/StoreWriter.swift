@@ -69,7 +69,17 @@ struct StoreWriter: Sendable {
         var prepared: [(type: QuantityType, columns: SampleColumns)] = []
         var sequence = snapshot.lastSequence
         var allProvenances = snapshot.provenances
+        var typeNames = Dictionary(snapshot.types.keys.map { ($0, $0) }, uniquingKeysWith: { first, _ in first })
         for batch in batches where batch.count > 0 {
+            // Types are keyed by `String`, whose `==` would merge two identifiers differing only in
+            // Unicode normalisation: refuse the second rather than mix their samples.
+            let identifier = batch.quantityType.identifier
+            if let other = typeNames[identifier], !other.isIdentical(to: identifier) {
+                throw CadenceError(.invalidArgument,
+                                   "the type '\(identifier)' differs from the type '\(other)' only in Unicode normalisation; "
+                                       + "Cadence keeps types apart byte for byte and cannot store both")
+            }
+            typeNames[identifier] = identifier
             // Map the batch's provenance indexes to store-wide numbers.
             let numbers: [UInt32] = batch.provenances.map { provenance in
                 if let number = provenanceNumbers[provenance] ?? pendingNumbers[provenance] { return number }
