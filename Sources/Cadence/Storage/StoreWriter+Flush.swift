@@ -26,7 +26,7 @@ extension StoreWriter {
         updated.logSegment = manifest.logSegment + 1
         var tombstones = snapshot.tombstones
         if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
-            tombstones.removeAll { $0.deletionSequence < horizon }
+            tombstones.removeAll { $0.deletionSequence <= horizon }
             updated.deletionHorizon = horizon
         }
         updated.tombstones = tombstones

@@ -23,6 +23,8 @@ struct StoreWriter: Sendable {
     var provenanceNumbers: [Provenance: UInt32] = [:]
     /// UUIDs of stored samples per type, built the first time a save needs them.
     var uuidIndex = UUIDIndex()
+    /// UUIDs of deleted samples per type, which a save does not store again unless restoring.
+    var deletionMemory = DeletionMemory()
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     var failure: CadenceError?
     var headCount = 0
@@ -59,7 +61,7 @@ struct StoreWriter: Sendable {
         }
     }
 
-    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot)
+    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot, restoringDeleted: Bool = false)
         throws -> (snapshot: StoreSnapshot, summary: SaveSummary, change: StoreChange?)
     {
         try checkWritable()
@@ -90,10 +92,17 @@ struct StoreWriter: Sendable {
                 return number
             }
             let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
-            let keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
-                                             provenances: numbers.map { allProvenances[Int($0)] },
-                                             storeProvenances: allProvenances)
+            let batchProvenances = numbers.map { allProvenances[Int($0)] }
+            var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
+                                             provenances: batchProvenances, storeProvenances: allProvenances)
             summary.duplicates += batch.count - keep.count
+            if !restoringDeleted, let deleted = deletionMemory.deleted(of: type.identifier, in: snapshot.tombstones) {
+                let identity = SampleIdentity(type: type.identifier, provenances: batchProvenances)
+                let digests = SampleIdentity.metadataDigests(of: batch.columns)
+                let before = keep.count
+                keep.removeAll { deleted.contains(identity.uuid(of: batch.columns, row: $0, metadataDigests: digests)) }
+                summary.keptDeleted += before - keep.count
+            }
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
             for row in 0..<columns.count {
