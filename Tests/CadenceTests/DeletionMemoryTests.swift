@@ -64,3 +64,24 @@ struct DeletionMemoryTests {
         #expect(try HealthDataImporter(store: store).importFile(atPath: path).imported == 10)
     }
 }
+
+/// The source dictionary's cap: a store holds at most ``HealthStore/maximumSources`` sources.
+@Suite("Source dictionary cap")
+struct SourceCapTests {
+    @Test func oneSourceMoreThanTheCapIsRefusedNamingTheStore() throws {
+        let store = HealthStore.inMemory()
+        var batch = QuantitySampleBatch(type: .stepCount)
+        for index in 0..<HealthStore.maximumSources {
+            let provenance = batch.addProvenance(Provenance(source: Source(name: "source \(index)")))
+            try batch.append(startTimestamp: Int64(index) * 1_000_000, endTimestamp: Int64(index) * 1_000_000,
+                             value: 1, provenanceIndex: provenance)
+        }
+        #expect(try store.save(batch).saved == HealthStore.maximumSources)
+        var more = QuantitySampleBatch(type: .stepCount)
+        let provenance = more.addProvenance(Provenance(source: Source(name: "one more")))
+        try more.append(startTimestamp: 0, endTimestamp: 0, value: 1, provenanceIndex: provenance)
+        let error = #expect(throws: CadenceError.self) { try store.save(more) }
+        #expect(error?.code == .invalidArgument && error?.message.contains("one more") == true)
+        #expect(try store.info().totalSamples == HealthStore.maximumSources)
+    }
+}

@@ -356,6 +356,15 @@ public final class HealthStore: Sendable {
     }
 }
 
+extension HealthStore {
+    /// The most sources (distinct source name, source version and device) one store holds.
+    ///
+    /// The source dictionary is in the manifest, which every open and every query's source
+    /// ranking read whole: capped, a query never pays for millions of sources. A save that would
+    /// add one more throws ``CadenceError/Code/invalidArgument`` naming the store.
+    public static let maximumSources = 65_536
+}
+
 /// What a save did.
 public struct SaveSummary: Sendable, Equatable {
     /// Samples stored.

@@ -83,8 +83,15 @@ struct StoreWriter: Sendable {
             }
             typeNames[identifier] = identifier
             // Map the batch's provenance indexes to store-wide numbers.
-            let numbers: [UInt32] = batch.provenances.map { provenance in
+            let numbers: [UInt32] = try batch.provenances.map { provenance in
                 if let number = provenanceNumbers[provenance] ?? pendingNumbers[provenance] { return number }
+                guard allProvenances.count < HealthStore.maximumSources else {
+                    throw CadenceError(.invalidArgument,
+                                       "the store already holds \(HealthStore.maximumSources) sources (distinct source, version "
+                                           + "and device); '\(provenance.source.name)' would be one more. Every query reads the "
+                                           + "source dictionary, so a store holds at most \(HealthStore.maximumSources): split the "
+                                           + "data into several stores", path: directory)
+                }
                 let number = UInt32(allProvenances.count)
                 allProvenances.append(provenance)
                 pendingNumbers[provenance] = number
