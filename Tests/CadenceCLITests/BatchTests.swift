@@ -145,6 +145,24 @@ struct BatchTests {
         #expect(Array(Self.lines(streamed.standardOutput).dropFirst()) == storedRows.map { "jane," + $0 })
     }
 
+    /// Users whose identifiers differ only in Unicode normalisation (`café` precomposed and
+    /// decomposed) are two users, with a row each, never one row of their sum.
+    @Test(arguments: ["batch", "stats"])
+    func usersDifferingInNormalisationAreTwoUsers(command: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let row = ",stepCount,Phone,count,2024-01-01T10:00:00+01:00,2024-01-01T10:05:00+01:00,"
+        let input = try Self.userInput(["caf\u{E9}" + row + "100", "cafe\u{301}" + row + "7"], in: directory)
+        let query = ["--type", "stepCount", "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d",
+                     "--time-zone", "Europe/Berlin", "--options", "sum"]
+        let result = try CadenceBinary.run([command, "--input", "-"] + query, standardInput: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = Array(Self.lines(result.standardOutput).dropFirst())
+        #expect(rows.count == 2, "\(rows)")
+        #expect(rows.first.map { Array($0.utf8.prefix(5)) == Array("caf\u{E9}".utf8) && $0.hasSuffix(",100") } == true)
+        #expect(rows.last.map { Array($0.utf8.prefix(6)) == Array("cafe\u{301}".utf8) && $0.hasSuffix(",7") } == true)
+    }
+
     @Test func statsTakesEitherAStoreOrAnInput() throws {
         let both = try CadenceBinary.run(["stats", "--store", "s", "--input", "-"] + Self.query)
         #expect(both.status != 0 && both.standardError.contains("exactly one of --store and --input"), "\(both.standardError)")
