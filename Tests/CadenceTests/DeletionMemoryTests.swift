@@ -85,3 +85,94 @@ struct SourceCapTests {
         #expect(try store.info().totalSamples == HealthStore.maximumSources)
     }
 }
+
+/// The deletion records live in a deletions file a flush appends to, not in the manifest.
+@Suite("Deletions file")
+struct DeletionsFileTests {
+    /// A store at `/s` in `memory` holding `count` step samples, one a minute, flushed.
+    static func store(_ count: Int, in memory: MemoryFileSystem) throws -> HealthStore {
+        let store = try HealthStore.open(at: "/s", options: HealthStore.Options(), fileSystem: memory)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.save((0..<count).map { index in
+            try QuantitySample(type: .stepCount, value: 1, start: start.addingTimeInterval(Double(index) * 60),
+                               end: start.addingTimeInterval(Double(index) * 60 + 30), source: Source(name: "Phone"))
+        })
+        try store.flush()
+        return store
+    }
+
+    static func deletionsFiles(_ memory: MemoryFileSystem) throws -> [String] {
+        try memory.contentsOfDirectory("/s").filter { DeletionsFile.number(ofFileNamed: $0) != nil }
+    }
+
+    /// Deletes `uuids` one at a time, flushing after each, as a user deleting over months would.
+    static func deleteOneByOne(_ uuids: some Sequence<UUID>, from store: HealthStore) throws {
+        for uuid in uuids {
+            #expect(try store.deleteSamples(withUUIDs: [uuid]) == 1)
+            try store.flush()
+        }
+    }
+
+    @Test func theManifestStaysSmallAndTheFileOnlyGrows() throws {
+        let memory = MemoryFileSystem()
+        let store = try Self.store(300, in: memory)
+        let uuids = try store.execute(SampleQuery(quantityType: .stepCount)).map(\.uuid)
+        try Self.deleteOneByOne(uuids.prefix(10), from: store)
+        let manifestSize = try memory.fileSize("/s/MANIFEST")
+        let name = try #require(try Self.deletionsFiles(memory).first)
+        let early = try memory.readFile("/s/" + name)
+        try Self.deleteOneByOne(uuids.dropFirst(10).prefix(140), from: store)
+        // 140 more deletions: the manifest does not grow with them (a compaction may change a few
+        // of its varints); the file is the same file, appended to.
+        #expect(try memory.fileSize("/s/MANIFEST") <= manifestSize + 16)
+        #expect(try Self.deletionsFiles(memory) == [name])
+        let late = try memory.readFile("/s/" + name)
+        #expect(late.count > early.count && Array(late.prefix(early.count)) == early)
+        try store.close()
+        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(try reopened.info().deletedObjects == 150)
+        #expect(try reopened.execute(SampleQuery(quantityType: .stepCount)).count == 150)
+        #expect(reopened.verify().isEmpty)
+    }
+
+    /// Bytes a crashed flush appended after the length the manifest covers are never read, and
+    /// the next flush cuts them off before appending.
+    @Test func bytesPastTheCoveredLengthAreIgnoredAndCut() throws {
+        let memory = MemoryFileSystem()
+        let store = try Self.store(20, in: memory)
+        let uuids = try store.execute(SampleQuery(quantityType: .stepCount)).map(\.uuid)
+        try Self.deleteOneByOne(uuids.prefix(3), from: store)
+        try store.close()
+        let name = try #require(try Self.deletionsFiles(memory).first)
+        let covered = try memory.fileSize("/s/" + name)
+        let torn = try memory.openForAppending("/s/" + name)
+        try torn.append([0x10, 0, 0, 0, 0xAB, 0xCD, 0xEF, 0x01, 7, 7])
+        try torn.sync()
+        torn.close()
+
+        let writer = try HealthStore.open(at: "/s", options: HealthStore.Options(), fileSystem: memory)
+        #expect(try writer.info().deletedObjects == 3)
+        try Self.deleteOneByOne(uuids.dropFirst(3).prefix(2), from: writer)
+        try writer.close()
+        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(try reopened.info().deletedObjects == 5)
+        #expect(reopened.verify().isEmpty)
+        let bytes = try memory.readFile("/s/" + name)
+        #expect(!bytes.dropFirst(covered).starts(with: [0x10, 0, 0, 0, 0xAB]))
+    }
+
+    @Test func forgettingDeletionsRemovesTheFile() throws {
+        let memory = MemoryFileSystem()
+        let store = try Self.store(20, in: memory)
+        let uuids = try store.execute(SampleQuery(quantityType: .stepCount)).map(\.uuid)
+        try Self.deleteOneByOne(uuids.prefix(4), from: store)
+        #expect(try Self.deletionsFiles(memory).count == 1)
+        try store.compact(discardingDeletionsBefore: try store.info().lastSequence)
+        #expect(try Self.deletionsFiles(memory).isEmpty)
+        try Self.deleteOneByOne(uuids.dropFirst(4).prefix(1), from: store)
+        try store.close()
+        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(try reopened.info().deletedObjects == 1)
+        #expect(try Self.deletionsFiles(memory).count == 1)
+    }
+}

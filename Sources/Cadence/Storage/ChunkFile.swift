@@ -137,9 +137,12 @@ package struct ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
-    /// Version 3: the manifest lists each type's chunks in outline, the chunks themselves in a
-    /// chunk list file per type (read when the type is first used). Chunk files are as in version 2.
-    package static let current: UInt16 = 3
+    /// Version 4: the deletion records are in a deletions file the manifest names, appended to by
+    /// each flush, not in the manifest. Chunk files and chunk lists are as in version 3.
+    package static let current: UInt16 = 4
+    /// Version 3 (still read): the manifest lists each type's chunks in outline, the chunks
+    /// themselves in a chunk list file per type (read when the type is first used). Chunk files
+    /// are as in version 2.
     /// Version 2: derived UUIDs include every attribute and an occurrence number (SPEC §1), and
     /// the manifest keeps per-type source priority lists and every chunk's summary. Still read.
     package static let oldestRead: UInt16 = 2

@@ -18,7 +18,10 @@ extension StoreWriter {
         -> StoreSnapshot
     {
         try checkWritable()
-        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil else { return snapshot }
+        // Deletions since the last flush count too: they go to the deletions file, and the log
+        // that holds them is retired.
+        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil || snapshot.lastSequence > manifest.flushedSequence
+        else { return snapshot }
         var updated = manifest
         updated.provenances = snapshot.provenances
         updated.lastSequence = snapshot.lastSequence

@@ -103,7 +103,8 @@ struct StoreWriter: Sendable {
             var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
                                              provenances: batchProvenances, storeProvenances: allProvenances)
             summary.duplicates += batch.count - keep.count
-            if !restoringDeleted, let deleted = deletionMemory.deleted(of: type.identifier, in: snapshot.tombstones) {
+            if !restoringDeleted, !keep.isEmpty, !snapshot.tombstones.isEmpty,
+               let deleted = deletionMemory.deleted(of: type.identifier, in: snapshot.tombstones) {
                 let identity = SampleIdentity(type: type.identifier, provenances: batchProvenances)
                 let digests = SampleIdentity.metadataDigests(of: batch.columns)
                 let before = keep.count

@@ -119,7 +119,15 @@ struct DeletionMemory: Sendable {
         let key = (tombstones.count, tombstones.first?.deletionSequence ?? 0, tombstones.last?.deletionSequence ?? 0)
         if key != builtFrom {
             byType = [:]
-            for tombstone in tombstones { byType[ExactString(tombstone.typeIdentifier), default: []].insert(tombstone.uuid) }
+            // Deletions come in runs of one type: hash a type's name once a run, not once a record.
+            var start = 0
+            while start < tombstones.count {
+                let type = tombstones[start].typeIdentifier
+                var end = start + 1
+                while end < tombstones.count && tombstones[end].typeIdentifier.isIdentical(to: type) { end += 1 }
+                byType[ExactString(type), default: []].formUnion(tombstones[start..<end].lazy.map(\.uuid))
+                start = end
+            }
             builtFrom = key
         }
         return byType[ExactString(type)]
