@@ -105,7 +105,8 @@ enum SampleOutput {
             guard let members = sample.members else { return [(sample, nil)] }
             return members.map { ($0, sample.uuid) }
         }
-        let keys = Set(rows.flatMap(\.sample.metadata.keys)).sorted()
+        // Byte for byte: keys differing only in Unicode normalisation are two columns.
+        let keys = Set(rows.flatMap { $0.sample.metadata.keys.map(ExactString.init) }).map(\.string).sorted()
         output.write(CSVOutput.line(csvColumns + keys.map { "metadata:" + $0 } + (hasCorrelations ? ["correlation"] : [])))
         for (sample, correlation) in rows {
             var fields = [
@@ -120,7 +121,7 @@ enum SampleOutput {
                 sample.device?.descriptionString ?? "",
                 sample.creationDate.map { formatRFC3339($0.timestamp, timeZone: timeZone) } ?? "",
             ]
-            fields += keys.map { sample.metadata[$0] ?? "" }
+            fields += keys.map { sample.metadata.exactly($0) ?? "" }
             if hasCorrelations { fields.append(correlation?.uuidString ?? "") }
             output.write(CSVOutput.line(fields))
         }

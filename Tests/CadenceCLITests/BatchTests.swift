@@ -163,6 +163,28 @@ struct BatchTests {
         #expect(rows.last.map { Array($0.utf8.prefix(6)) == Array("cafe\u{301}".utf8) && $0.hasSuffix(",7") } == true)
     }
 
+    /// Sources whose names differ only in Unicode normalisation get a row each with
+    /// `separateBySource`, and their samples' CSV keeps each name's bytes.
+    @Test func sourcesDifferingInNormalisationGetARowEach() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = directory.path("steps.csv")
+        try ["type,sourceName,unit,startDate,endDate,value",
+             "stepCount,caf\u{E9},count,2024-01-01T10:00:00+01:00,2024-01-01T10:05:00+01:00,100",
+             "stepCount,cafe\u{301},count,2024-01-01T11:00:00+01:00,2024-01-01T11:05:00+01:00,7", ""]
+            .joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let store = directory.path("store")
+        try CadenceBinary.succeed(["import", csv, "--store", store])
+        let query = ["--type", "stepCount", "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d",
+                     "--time-zone", "Europe/Berlin", "--options", "sum,separateBySource", "--format", "csv"]
+        let stats = try CadenceBinary.succeed(["stats", "--store", store] + query)
+        let sums = Self.lines(stats.standardOutput).dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) }
+        #expect(sums.sorted() == ["100", "107", "7"], "\(stats.standardOutput)")
+        let samples = try CadenceBinary.succeed(["samples", "--store", store, "--type", "stepCount", "--format", "csv"])
+        let bytes = Array(samples.standardOutput.utf8)
+        #expect(bytes.firstRange(of: Array(",caf\u{E9},".utf8)) != nil && bytes.firstRange(of: Array(",cafe\u{301},".utf8)) != nil)
+    }
+
     @Test func statsTakesEitherAStoreOrAnInput() throws {
         let both = try CadenceBinary.run(["stats", "--store", "s", "--input", "-"] + Self.query)
         #expect(both.status != 0 && both.standardError.contains("exactly one of --store and --input"), "\(both.standardError)")
