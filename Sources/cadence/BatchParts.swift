@@ -14,8 +14,10 @@ import Foundation
 /// the rename is the commit, so a part is either whole or absent whatever moment the run is killed
 /// at, and the part files present are the list of users done. A run started again with the same
 /// query skips those users and repeats none. When every user is done the parts are joined, in
-/// user order, into `FILE` (written aside, synced and renamed over it) and the directory is
-/// removed; while some users failed, it is kept for the next run to retry them.
+/// user order, into `FILE` (written aside, synced and renamed over it, and `FILE`'s directory
+/// synced so the rename is durable) and only then is the parts directory removed: a power loss
+/// in between leaves the joined file or the parts, never neither. While some users failed, the
+/// directory is kept for the next run to retry them.
 ///
 /// The `job` file holds the query the parts were computed with: a different query refuses to
 /// resume rather than mix results. A lock file keeps two runs from sharing the directory.
@@ -24,7 +26,7 @@ struct BatchParts {
     let path: String
     /// The users whose parts were committed when the run started.
     let committed: Set<String>
-    private let fileSystem = POSIXFileSystem()
+    private let fileSystem: any FileSystem
     private let lock: any FileLock
 
     /// Opens (creating when needed) the parts directory for `output`.
@@ -32,7 +34,8 @@ struct BatchParts {
     /// - Parameter job: A description of the query; it must equal the one the parts were made with.
     /// - Throws: ``CadenceError`` when the directory belongs to another query or another run holds
     ///   it, or on an I/O failure.
-    init(output: String, job: String) throws {
+    init(output: String, job: String, fileSystem: any FileSystem = POSIXFileSystem()) throws {
+        self.fileSystem = fileSystem
         path = output + ".parts"
         try fileSystem.createDirectory(path)
         guard let lock = try fileSystem.lockExclusively(path + "/lock", waiting: false) else {
@@ -104,6 +107,8 @@ struct BatchParts {
         }
         try file.sync()
         try fileSystem.rename(temporary, to: output)
+        // The rename is durable only once the directory is synced; the parts are removed after.
+        try fileSystem.syncDirectory(directoryName(of: output))
         return joined
     }
 

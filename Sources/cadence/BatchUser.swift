@@ -15,6 +15,12 @@ struct BatchUser: Equatable {
     /// The store's directory.
     var store: String
 
+    /// Byte for byte: users (and store paths) differing only in Unicode normalisation are
+    /// different (see How Cadence computes, Identity).
+    static func == (lhs: BatchUser, rhs: BatchUser) -> Bool {
+        lhs.identifier.isIdentical(to: rhs.identifier) && lhs.store.isIdentical(to: rhs.store)
+    }
+
     /// Every store in `directory`: each subdirectory not starting with a dot, named for its user,
     /// in name order.
     ///
@@ -35,7 +41,7 @@ struct BatchUser: Equatable {
 
     /// The users of a CSV list of `user_id,store_path` rows (`-` reads standard input), in list
     /// order. A first row `user_id,store_path` (or `user,store`) is a header and skipped; relative
-    /// store paths are relative to the list's directory.
+    /// store paths are relative to the list's directory. Identifiers are told apart byte for byte.
     ///
     /// - Throws: ``CadenceError`` with ``CadenceError/Code/malformedInput`` naming the line of a
     ///   row without two fields or of a user listed twice; `notFound`/`io` when the list cannot be read.
@@ -46,7 +52,7 @@ struct BatchUser: Equatable {
         let base = path == "-" ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent
         var reader = try CSVReader(options: CSVReader.Options(hasHeader: false), path: name)
         var users: [BatchUser] = []
-        var firstLine: [String: Int] = [:]
+        var firstLine: [ExactString: Int] = [:]
         var isFirstRow = true
         let handler: (CSVRow) throws -> Void = { row in
             let fields = row.fields.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -55,11 +61,11 @@ struct BatchUser: Equatable {
             guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {
                 throw CadenceError(.malformedInput, "expected two fields, user_id,store_path", path: name, line: row.line)
             }
-            if let earlier = firstLine[fields[0]] {
+            if let earlier = firstLine[ExactString(fields[0])] {
                 throw CadenceError(.malformedInput, "user '\(fields[0])' is listed twice (first at line \(earlier))",
                                    path: name, line: row.line)
             }
-            firstLine[fields[0]] = row.line
+            firstLine[ExactString(fields[0])] = row.line
             let store = fields[1].hasPrefix("/") || base.isEmpty ? fields[1] : (base as NSString).appendingPathComponent(fields[1])
             users.append(BatchUser(identifier: fields[0], store: store))
         }

@@ -28,7 +28,8 @@ struct CompactCommand: ParsableCommand {
 
     @Flag(help: """
         Also forget which samples were deleted; `cadence changes` then refuses anchors from \
-        before now, and their holders must start again without one.
+        before now, and their holders must start again without one, and importing a file again \
+        stores its deleted samples again.
         """)
     var forgetDeletions = false
 

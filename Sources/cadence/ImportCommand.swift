@@ -26,7 +26,9 @@ struct ImportCommand: ParsableCommand {
             and reported with its line number, and the rest of the file still imports; with \
             --strict such a record fails its file and leaves the store as it was (later files are \
             then not imported). CSV columns: type,sourceName,unit,startDate,endDate,value required; \
-            uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata.
+            uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata. Samples \
+            deleted from the store (cadence delete) stay deleted when a file holding them is \
+            imported again, unless --restore-deleted is given.
 
             \(CommittedClose.help)
             """)
@@ -38,6 +40,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(help: "Fail a file on its first bad record, leaving the store exactly as before.")
     var strict = false
+
+    @Flag(help: "Store again the samples of these files that were deleted from the store.")
+    var restoreDeleted = false
 
     @Option(help: "The summary's format: table or json.")
     var format: OutputFormat = .table
@@ -60,9 +65,10 @@ struct ImportCommand: ParsableCommand {
         var failures: [CadenceError] = []
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)
-            let importer = HealthDataImporter(store: store, strict: strict,
+            var importer = HealthDataImporter(store: store, strict: strict,
                                               parallelism: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                               progress: { bar.update($0) })
+            importer.restoresDeleted = restoreDeleted
             do {
                 let summary = try importer.importFile(atPath: file)
                 bar.finish()
@@ -104,6 +110,7 @@ struct ImportCommand: ParsableCommand {
                     ("file", .string(summary.file)),
                     ("imported", .integer(summary.imported)),
                     ("duplicates", .integer(summary.duplicates)),
+                    ("keptDeleted", .integer(summary.keptDeleted)),
                     ("rejected", .integer(summary.rejected)),
                     ("rejections", issues(summary.rejections)),
                     ("unknownTypes", .object(summary.unknownTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
@@ -151,6 +158,7 @@ struct ImportCommand: ParsableCommand {
                 table.append(["  unknown value \(TerminalText.escaped(value)) (stored)", NumberText.grouped(count)])
             }
             let counted: [(String, Int)] = [
+                ("deleted from the store (kept deleted)", summary.keptDeleted),
                 ("other records (not stored)", summary.otherRecords),
                 ("records inside correlations (imported at top level)", summary.correlationRecords),
                 ("correlations", summary.correlations),

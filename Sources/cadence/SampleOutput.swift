@@ -95,10 +95,20 @@ enum SampleOutput {
     /// Samples in the CSV format `cadence import` reads, so that the output re-imports losslessly:
     /// values in the canonical unit with full precision (a category's value name, with no unit),
     /// dates with their microseconds, the UUID, and one `metadata:KEY` column per key any sample has.
+    ///
+    /// A correlation is written as its members, one quantity sample a row, with the correlation's
+    /// UUID in a last `correlation` column (which import ignores): the import CSV has no row for a
+    /// correlation itself, so its members are what re-imports.
     static func csv(_ samples: [Printed], timeZone: TimeZone, into output: inout StandardOutput) {
-        let keys = Set(samples.flatMap(\.metadata.keys)).sorted()
-        output.write(CSVOutput.line(csvColumns + keys.map { "metadata:" + $0 }))
-        for sample in samples {
+        let hasCorrelations = samples.contains { $0.members != nil }
+        let rows = samples.flatMap { sample -> [(sample: Printed, correlation: UUID?)] in
+            guard let members = sample.members else { return [(sample, nil)] }
+            return members.map { ($0, sample.uuid) }
+        }
+        // Byte for byte: keys differing only in Unicode normalisation are two columns.
+        let keys = Set(rows.flatMap { $0.sample.metadata.keys.map(ExactString.init) }).map(\.string).sorted()
+        output.write(CSVOutput.line(csvColumns + keys.map { "metadata:" + $0 } + (hasCorrelations ? ["correlation"] : [])))
+        for (sample, correlation) in rows {
             var fields = [
                 sample.typeIdentifier,
                 sample.source.name,
@@ -111,7 +121,8 @@ enum SampleOutput {
                 sample.device?.descriptionString ?? "",
                 sample.creationDate.map { formatRFC3339($0.timestamp, timeZone: timeZone) } ?? "",
             ]
-            fields += keys.map { sample.metadata[$0] ?? "" }
+            fields += keys.map { sample.metadata.exactly($0) ?? "" }
+            if hasCorrelations { fields.append(correlation?.uuidString ?? "") }
             output.write(CSVOutput.line(fields))
         }
     }

@@ -21,9 +21,12 @@ struct SamplesCommand: ParsableCommand {
             CSV output has the columns cadence import reads (type,sourceName,unit,startDate,endDate,\
             value,uuid,sourceVersion,device,creationDate,metadata:KEY...), so it re-imports \
             losslessly. Values are in the type's canonical unit; a category sample's value is its \
-            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit; a correlation's lists its \
-            members (JSON: their samples under "objects"). Workouts (--type workout) print as \
-            cadence workouts prints them.
+            name (HKCategoryValueSleepAnalysisAsleepCore), with no unit. A correlation type's CSV \
+            holds the correlations' members, one quantity sample a row with the correlation's UUID \
+            in a last correlation column: they re-import as quantity samples (the correlations \
+            themselves are imported from an Apple Health export); JSON lists each correlation with \
+            its members under "objects". Workouts (--type workout) print as cadence workouts \
+            prints them.
             """)
 
     @OptionGroup var storeOptions: StoreOptions

@@ -51,8 +51,9 @@ struct StatisticsReport: Sendable {
     mutating func append(_ statistics: Statistics, start: Date?, end: Date?) throws {
         var row = try makeRow(statistics, source: nil, start: start, end: end)
         if selection.separateBySource {
-            var seen = Set<String>()
-            for source in statistics.sources ?? [] where seen.insert(source.name).inserted {
+            // Byte for byte: sources whose names differ only in Unicode normalisation get a row each.
+            var seen = Set<ExactString>()
+            for source in statistics.sources ?? [] where seen.insert(ExactString(source.name)).inserted {
                 row.sources.append(try makeRow(statistics, source: source, start: start, end: end))
             }
         }

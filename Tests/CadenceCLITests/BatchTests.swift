@@ -145,6 +145,46 @@ struct BatchTests {
         #expect(Array(Self.lines(streamed.standardOutput).dropFirst()) == storedRows.map { "jane," + $0 })
     }
 
+    /// Users whose identifiers differ only in Unicode normalisation (`café` precomposed and
+    /// decomposed) are two users, with a row each, never one row of their sum.
+    @Test(arguments: ["batch", "stats"])
+    func usersDifferingInNormalisationAreTwoUsers(command: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let row = ",stepCount,Phone,count,2024-01-01T10:00:00+01:00,2024-01-01T10:05:00+01:00,"
+        let input = try Self.userInput(["caf\u{E9}" + row + "100", "cafe\u{301}" + row + "7"], in: directory)
+        let query = ["--type", "stepCount", "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d",
+                     "--time-zone", "Europe/Berlin", "--options", "sum"]
+        let result = try CadenceBinary.run([command, "--input", "-"] + query, standardInput: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = Array(Self.lines(result.standardOutput).dropFirst())
+        #expect(rows.count == 2, "\(rows)")
+        #expect(rows.first.map { Array($0.utf8.prefix(5)) == Array("caf\u{E9}".utf8) && $0.hasSuffix(",100") } == true)
+        #expect(rows.last.map { Array($0.utf8.prefix(6)) == Array("cafe\u{301}".utf8) && $0.hasSuffix(",7") } == true)
+    }
+
+    /// Sources whose names differ only in Unicode normalisation get a row each with
+    /// `separateBySource`, and their samples' CSV keeps each name's bytes.
+    @Test func sourcesDifferingInNormalisationGetARowEach() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = directory.path("steps.csv")
+        try ["type,sourceName,unit,startDate,endDate,value",
+             "stepCount,caf\u{E9},count,2024-01-01T10:00:00+01:00,2024-01-01T10:05:00+01:00,100",
+             "stepCount,cafe\u{301},count,2024-01-01T11:00:00+01:00,2024-01-01T11:05:00+01:00,7", ""]
+            .joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let store = directory.path("store")
+        try CadenceBinary.succeed(["import", csv, "--store", store])
+        let query = ["--type", "stepCount", "--from", "2024-01-01", "--to", "2024-01-02", "--interval", "1d",
+                     "--time-zone", "Europe/Berlin", "--options", "sum,separateBySource", "--format", "csv"]
+        let stats = try CadenceBinary.succeed(["stats", "--store", store] + query)
+        let sums = Self.lines(stats.standardOutput).dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) }
+        #expect(sums.sorted() == ["100", "107", "7"], "\(stats.standardOutput)")
+        let samples = try CadenceBinary.succeed(["samples", "--store", store, "--type", "stepCount", "--format", "csv"])
+        let bytes = Array(samples.standardOutput.utf8)
+        #expect(bytes.firstRange(of: Array(",caf\u{E9},".utf8)) != nil && bytes.firstRange(of: Array(",cafe\u{301},".utf8)) != nil)
+    }
+
     @Test func statsTakesEitherAStoreOrAnInput() throws {
         let both = try CadenceBinary.run(["stats", "--store", "s", "--input", "-"] + Self.query)
         #expect(both.status != 0 && both.standardError.contains("exactly one of --store and --input"), "\(both.standardError)")

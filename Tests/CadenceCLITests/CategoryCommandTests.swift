@@ -232,4 +232,33 @@ struct CategoryCommandTests {
         let wrongType = try CadenceBinary.run(["samples", "--store", store, "--type", "stepCount", "--member", "dietaryProtein"])
         #expect(wrongType.status != 0 && wrongType.standardError.contains("correlation types"))
     }
+
+    /// `samples --format csv` of a correlation type re-imports as its help says: its members, as
+    /// quantity samples with their UUIDs and values.
+    @Test func correlationCSVReimportsItsMembers() throws {
+        let store = try Fixtures.hkimportStore.get().store
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = try CadenceBinary.succeed(["samples", "--store", store, "--type", "food", "--format", "csv"])
+        let file = directory.path("food.csv")
+        try csv.standardOutput.write(toFile: file, atomically: true, encoding: .utf8)
+        let copy = directory.path("copy")
+        let imported = try CadenceBinary.succeed(["import", file, "--store", copy, "--strict", "--format", "json"]).jsonObject()
+        let totals = try #require(imported["totals"] as? [String: Any])
+        #expect((totals["imported"] as? Int ?? 0) + (totals["duplicates"] as? Int ?? 0) == 162, "\(totals)")
+        #expect(totals["rejected"] as? Int == 0, "\(totals)")
+        // Every member, by UUID, with the value it has in the original store.
+        let original = try CadenceBinary.succeed(["samples", "--store", store, "--type", "food", "--format", "json"]).jsonObject()
+        let members = try #require(original["samples"] as? [[String: Any]]).flatMap { $0["objects"] as? [[String: Any]] ?? [] }
+        var byType: [String: [String: Double]] = [:]
+        for member in members {
+            byType[member["type"] as? String ?? "", default: [:]][member["uuid"] as? String ?? ""] = member["value"] as? Double
+        }
+        for (type, values) in byType {
+            let copied = try CadenceBinary.succeed(["samples", "--store", copy, "--type", type, "--format", "json"]).jsonObject()
+            let samples = try #require(copied["samples"] as? [[String: Any]])
+            #expect(Dictionary(samples.map { ($0["uuid"] as? String ?? "", $0["value"] as? Double) },
+                               uniquingKeysWith: { first, _ in first }) == values, "\(type)")
+        }
+    }
 }

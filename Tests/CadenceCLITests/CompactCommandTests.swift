@@ -39,7 +39,27 @@ struct CompactCommandTests {
         #expect((info["totals"] as? [String: Any])?["samples"] as? Int == samples.count - deleted)
         let forgotten = try CadenceBinary.succeed(["compact", "--store", path, "--forget-deletions", "--format", "json"])
             .jsonObject()
-        #expect((forgotten["deletedObjects"] as? Int ?? deleted) <= 1)
+        #expect(forgotten["deletedObjects"] as? Int == 0)
         _ = try CadenceBinary.succeed(["verify", "--store", path])
+    }
+
+    /// A re-import keeps deleted samples deleted; --restore-deleted brings them back.
+    @Test func reimportKeepsDeletionsUnlessRestoring() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = directory.path("steps.csv")
+        try ["type,sourceName,unit,startDate,endDate,value",
+             "stepCount,Phone,count,2024-01-01T10:00:00Z,2024-01-01T10:05:00Z,100",
+             "stepCount,Phone,count,2024-01-01T11:00:00Z,2024-01-01T11:05:00Z,7", ""]
+            .joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let store = directory.path("store")
+        try CadenceBinary.succeed(["import", csv, "--store", store])
+        try CadenceBinary.succeed(["delete", "--store", store, "--type", "stepCount", "--to", "2024-01-01T10:30:00Z"])
+        let again = try CadenceBinary.succeed(["import", csv, "--store", store, "--format", "json"]).jsonObject()
+        let file = try #require((again["files"] as? [[String: Any]])?.first)
+        #expect(file["imported"] as? Int == 0 && file["keptDeleted"] as? Int == 1, "\(file)")
+        let restored = try CadenceBinary.succeed(["import", csv, "--store", store, "--restore-deleted", "--format", "json"])
+            .jsonObject()
+        #expect((restored["files"] as? [[String: Any]])?.first?["imported"] as? Int == 1)
     }
 }

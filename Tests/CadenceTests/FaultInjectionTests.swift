@@ -151,11 +151,12 @@ struct FaultInjectionTests {
         // Refine the failed step's expectation by where the fault hit.
         let wasLogWrite = WriteAheadLog.segmentNumber(String(injection.path.split(separator: "/").last ?? "")) != nil
         switch step {
-        case .save(let number) where injection.operation == .append:
+        case .save(let number) where injection.operation == .append && wasLogWrite:
             outcome.expectations[number] = .absent
         case .save(let number) where !(wasLogWrite && injection.operation == .sync):
             outcome.expectations[number] = .present  // synced, then its automatic flush failed
-        case .delete(let number) where injection.operation == .append:
+        // An append to the deletions file is a flush's, after the change was synced.
+        case .delete(let number) where injection.operation == .append && wasLogWrite:
             outcome.expectations[number] = .present
         default:
             break

@@ -250,8 +250,8 @@ struct BackgroundSaveTests {
         let store = HealthStore.inMemory()
         let saver = BackgroundSaver(store: store, flushInterval: 120)
         for batch in try Self.batches() + Self.batches() { try saver.save([batch]) }
-        let (saved, duplicates) = try saver.finish()
-        #expect(saved == 500 && duplicates == 500)
+        let summary = try saver.finish()
+        #expect(summary.saved == 500 && summary.duplicates == 500)
         #expect(try Self.storedSamples(store) == 500)
         #expect(try store.info().types.allSatisfy { $0.chunks > 0 })
     }

@@ -27,15 +27,18 @@ final class BackgroundSaver: @unchecked Sendable {
 
     /// What the saves did so far.
     struct Outcome {
-        var saved = 0
-        var duplicates = 0
+        var saved = SaveSummary()
         var failure: (any Error)?
     }
 
+    /// Whether samples deleted earlier are stored again (``HealthStore/save(_:restoringDeleted:)``).
+    private let restoringDeleted: Bool
+
     /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples.
-    init(store: HealthStore, flushInterval: Int) {
+    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false) {
         self.store = store
         self.flushInterval = flushInterval
+        self.restoringDeleted = restoringDeleted
     }
 
     /// Waits for the save in flight, then starts saving `batches`.
@@ -54,9 +57,10 @@ final class BackgroundSaver: @unchecked Sendable {
                 if numberingOccurrences {
                     for index in batches.indices { occurrences.number(&batches[index]) }
                 }
-                let summary = try store.save(batches)
-                outcome.saved += summary.saved
-                outcome.duplicates += summary.duplicates
+                let summary = try store.save(batches, restoringDeleted: restoringDeleted)
+                outcome.saved.saved += summary.saved
+                outcome.saved.duplicates += summary.duplicates
+                outcome.saved.keptDeleted += summary.keptDeleted
                 savedSinceFlush += summary.saved
                 if savedSinceFlush >= flushInterval {
                     try store.flush()
@@ -78,12 +82,12 @@ final class BackgroundSaver: @unchecked Sendable {
 
     /// Waits for the save in flight.
     ///
-    /// - Returns: The samples saved and the duplicates skipped by every save so far.
+    /// - Returns: What every save so far stored and skipped.
     /// - Throws: The error of a save.
     @discardableResult
-    func finish() throws -> (saved: Int, duplicates: Int) {
+    func finish() throws -> SaveSummary {
         inFlight.wait()
         if let failure = outcome.failure { throw failure }
-        return (outcome.saved, outcome.duplicates)
+        return outcome.saved
     }
 }

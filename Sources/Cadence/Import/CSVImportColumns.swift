@@ -16,10 +16,16 @@ struct CSVImportColumns {
 
     /// Finds the columns in a header.
     ///
-    /// - Throws: ``CadenceError/Code/malformedInput`` naming `path` when there is no header or
-    ///   it lacks a required column.
+    /// - Throws: ``CadenceError/Code/malformedInput`` naming `path` when there is no header, it
+    ///   names a column twice, it lacks a required column, or two metadata keys differ only in
+    ///   Unicode normalisation (a sample's metadata, a `[String: String]`, cannot hold both).
     init(_ columns: CSVColumns?, path: String) throws {
-        guard let columns else { throw CadenceError(.malformedInput, "the CSV file has no header row", path: path, line: 1) }
+        guard let columns else {
+            throw CadenceError(.malformedInput, "the CSV file is empty: it has no header row", path: path, line: 1)
+        }
+        if let repeated = columns.repeatedName {
+            throw CadenceError(.malformedInput, "the CSV header names the column '\(repeated)' twice", path: path, line: 1)
+        }
         func required(_ name: String) throws -> Int {
             guard let index = columns.index(of: name) else {
                 throw CadenceError(.malformedInput, "the CSV header lacks the required column '\(name)'", path: path, line: 1)
@@ -37,7 +43,17 @@ struct CSVImportColumns {
         device = columns.index(of: "device")
         creationDate = columns.index(of: "creationDate")
         metadata = columns.names.enumerated().compactMap { index, name in
-            name.hasPrefix("metadata:") ? (String(name.dropFirst("metadata:".count)), index) : nil
+            name.hasExactPrefix("metadata:")
+                ? (String(decoding: name.utf8.dropFirst("metadata:".utf8.count), as: UTF8.self), index) : nil
+        }
+        var keys: [String: String] = [:]
+        for (key, _) in metadata {
+            if let other = keys.updateValue(key, forKey: key), !other.isIdentical(to: key) {
+                throw CadenceError(.malformedInput,
+                                   "the metadata keys '\(other)' and '\(key)' differ only in Unicode normalisation; "
+                                       + "Cadence keeps keys apart byte for byte and a sample's metadata cannot hold both",
+                                   path: path, line: 1)
+            }
         }
     }
 }

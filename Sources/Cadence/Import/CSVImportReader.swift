@@ -37,6 +37,8 @@ struct CSVImportReader: SegmentableReader {
         defer { self.columns = columns }
         let path = self.path
         let read = try reader.finishFields { row in try Self.add(&row, columns: &columns, path: path, to: &collector) }
+        // A file without data rows still needs a header, and a sound one.
+        if columns == nil { columns = try CSVImportColumns(read.columns, path: path) }
         for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
         // The reader keeps only the first issues; count the rest without reasons.
         collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)

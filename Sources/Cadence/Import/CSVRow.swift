@@ -53,16 +53,17 @@ public struct CSVRow: Sendable {
 public struct CSVColumns: Sendable, Equatable {
     /// The names, in file order.
     public let names: [String]
-    private let indexes: [String: Int]
+    private let indexes: [ExactString: Int]
 
-    /// Creates columns from header fields; a repeated name refers to its first column.
+    /// Creates columns from header fields; a repeated name refers to its first column. Names
+    /// match byte for byte: `café` precomposed and decomposed are two columns.
     ///
     /// - Parameter names: The header fields.
     public init(names: [String]) {
         self.names = names
-        var indexes: [String: Int] = [:]
-        for (index, name) in names.enumerated() where indexes[name] == nil {
-            indexes[name] = index
+        var indexes: [ExactString: Int] = [:]
+        for (index, name) in names.enumerated() where indexes[ExactString(name)] == nil {
+            indexes[ExactString(name)] = index
         }
         self.indexes = indexes
     }
@@ -71,6 +72,13 @@ public struct CSVColumns: Sendable, Equatable {
     ///
     /// - Complexity: O(1) on average.
     public func index(of name: String) -> Int? {
-        indexes[name]
+        indexes[ExactString(name)]
+    }
+
+    /// The first name that appears twice, byte for byte, if any.
+    ///
+    /// - Complexity: O(*k*) in the number of columns, on average.
+    public var repeatedName: String? {
+        names.indices.first { indexes[ExactString(names[$0])] != $0 }.map { names[$0] }
     }
 }

@@ -18,6 +18,9 @@ public struct ImportSummary: Sendable, Codable {
     public var imported = 0
     /// Records skipped because the store already had them (same UUID, SPEC §1).
     public var duplicates = 0
+    /// Records skipped because the user deleted them from the store since an earlier import
+    /// (see ``HealthDataImporter/restoresDeleted``).
+    public var keptDeleted = 0
     /// Records that could not be read or converted.
     public var rejected = 0
     /// The first rejections, in file order.
@@ -103,6 +106,9 @@ public struct HealthDataImporter: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// The cores a file is read on (1 reads it on the calling thread alone).
     public var parallelism: Int
+    /// Whether records whose samples were deleted from the store are stored again. Off by
+    /// default: re-importing a file does not bring back what the user deleted since.
+    public var restoresDeleted = false
     /// The bytes of a file each core reads at a time: large enough that a window's bookkeeping is
     /// noise, small enough that the window and its batches stay a few tens of megabytes (small in
     /// tests and fuzzing, to cut often).

@@ -41,7 +41,8 @@ struct ImportPipeline {
         self.importer = importer
         self.dryRun = dryRun
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
-        saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval)
+        saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
+                                restoringDeleted: importer.restoresDeleted)
     }
 
     /// What the import did so far.
@@ -71,9 +72,10 @@ struct ImportPipeline {
     mutating func finish() throws {
         try saveCollected()
         try saveNestedRecords()
-        let (saved, duplicates) = try saver.finish()
-        collector.summary.imported = saved
-        collector.summary.duplicates = duplicates
+        let saved = try saver.finish()
+        collector.summary.imported = saved.saved
+        collector.summary.duplicates = saved.duplicates
+        collector.summary.keptDeleted = saved.keptDeleted
         collector.summary.bytesRead = bytesRead
     }
 

@@ -48,15 +48,15 @@ struct SampleCollector {
     private var resolvesNewUnknownTypes = true
 
     /// Where each type's batch is in ``batches``.
-    private var batchIndexes: [String: Int] = [:]
-    private var units: [String: HealthUnit] = [:]
-    private var conversions: [String: UnitConversion] = [:]
-    private var devices: [String: Device] = [:]
+    private var batchIndexes: [ExactString: Int] = [:]
+    private var units: [ExactString: HealthUnit] = [:]
+    private var conversions: [ExactString: UnitConversion] = [:]
+    private var devices: [ExactString: Device] = [:]
     /// The type and unit of the last record resolved: consecutive records mostly repeat them.
     /// Kept as fields read in place, not an optional tuple, so checking it copies no string.
     private var recentType = RecentType()
     /// Types Cadence does not know, as first met in this file.
-    private var unknownTypes: [String: QuantityType] = [:]
+    private var unknownTypes: [ExactString: QuantityType] = [:]
     /// The provenance of the last record stored and where it went.
     private var recentProvenance = RecentProvenance()
 
@@ -200,7 +200,13 @@ struct SampleCollector {
         }
         guard !sourceName.isEmpty else { return summary.reject(line: line, "the source name is missing") }
         guard let valueText, let value = Self.parseNumber(valueText), value.isFinite else {
-            return summary.reject(line: line, "the value '\(valueText?.prefix(64) ?? "")' is not a finite number")
+            let shown = Self.escapingControls(valueText?.prefix(64) ?? "")
+            if let byte = valueText.flatMap(Self.byteOutsideNumbers) {
+                let hex = String(byte, radix: 16, uppercase: true)
+                return summary.reject(line: line, "the value '\(shown)' holds the byte 0x\(byte < 16 ? "0" : "")\(hex), "
+                                          + "which cannot be in a number")
+            }
+            return summary.reject(line: line, "the value '\(shown)' is not a finite number")
         }
         guard let (start, end, creation) = dates(line: line, start: startText, end: endText, creation: creationText,
                                                  parsed: parsed) else { return }
@@ -210,14 +216,15 @@ struct SampleCollector {
         let type: QuantityType
         let conversion: UnitConversion
         let validValues: ClosedRange<Double>
-        if let recent = recentType.type, recentType.identifier == identifier, recentType.unitText == unitText {
+        if let recent = recentType.type, recentType.identifier.isIdentical(to: identifier),
+           recentType.unitText.isIdentical(to: unitText) {
             type = recent
             conversion = recentType.conversion
             validValues = recentType.validValues
             if !type.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
         } else {
             let unit: HealthUnit
-            if let cached = units[unitText] {
+            if let cached = units[ExactString(unitText)] {
                 unit = cached
             } else {
                 do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
@@ -225,13 +232,13 @@ struct SampleCollector {
                 } catch {
                     return summary.reject(line: line, "\(error)")
                 }
-                units[unitText] = unit
+                units[ExactString(unitText)] = unit
             }
             if let known = QuantityType.known(identifier) {
                 type = known
             } else {
                 // Unknown types keep the unit of their first record; later records convert to it.
-                if let resolved = unknownTypes[QuantityType.fullIdentifier(identifier)] ?? store.snapshotType(identifier) {
+                if let resolved = unknownTypes[ExactString(QuantityType.fullIdentifier(identifier))] ?? store.snapshotType(identifier) {
                     type = resolved
                 } else if resolvesNewUnknownTypes {
                     type = QuantityType.unknown(identifier, unit: unit)
@@ -239,10 +246,10 @@ struct SampleCollector {
                     metNewUnknownType = true
                     return
                 }
-                unknownTypes[type.identifier] = type
+                unknownTypes[ExactString(type.identifier)] = type
                 summary.unknownTypes[type.identifier, default: 0] += 1
             }
-            let conversionKey = unitText + "\u{0}" + type.identifier
+            let conversionKey = ExactString(unitText + "\u{0}" + type.identifier)
             if let cached = conversions[conversionKey] {
                 conversion = cached
             } else {
@@ -269,9 +276,10 @@ struct SampleCollector {
         guard !dryRun else { return }
         // Consecutive records mostly share their type and provenance: reuse the previous
         // record's batch and provenance index without hashing anything.
-        if recentProvenance.batch < 0 || recentProvenance.typeIdentifier != type.identifier
-            || recentProvenance.sourceName != sourceName || recentProvenance.sourceVersion != sourceVersion
-            || recentProvenance.device != deviceText {
+        if recentProvenance.batch < 0 || !recentProvenance.typeIdentifier.isIdentical(to: type.identifier)
+            || !recentProvenance.sourceName.isIdentical(to: sourceName)
+            || !recentProvenance.sourceVersion.isIdentical(to: sourceVersion)
+            || !recentProvenance.device.isIdentical(to: deviceText) {
             let batch = self.batchIndex(for: type)
             let index = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
                                                                 device: device(deviceText)))
@@ -359,7 +367,7 @@ struct SampleCollector {
     mutating func addLocating(_ record: ExportRecord) -> (batch: Int, row: Int)? {
         let before = pending
         add(record)
-        guard pending > before, let batch = batchIndexes[record.type] ?? batchIndexes[QuantityType.fullIdentifier(record.type)]
+        guard pending > before, let batch = batchIndexes[ExactString(record.type)] ?? batchIndexes[ExactString(QuantityType.fullIdentifier(record.type))]
         else { return nil }
         return (batch, batches[batch].count - 1)
     }
@@ -413,7 +421,7 @@ struct SampleCollector {
     /// type, unit and provenance may go straight into its batch.
     private var isRecentProvenanceOfKnownType: Bool {
         !dryRun && recentProvenance.batch >= 0 && recentType.isKnown
-            && recentProvenance.typeIdentifier == recentType.typeIdentifier
+            && recentProvenance.typeIdentifier.isIdentical(to: recentType.typeIdentifier)
     }
 
     /// Appends a record of the recent type and provenance when its dates are in order and its
@@ -447,18 +455,18 @@ struct SampleCollector {
 
     /// The index of the type's batch in ``batches``, added if there is none.
     private mutating func batchIndex(for type: QuantityType) -> Int {
-        if let existing = batchIndexes[type.identifier] { return existing }
+        if let existing = batchIndexes[ExactString(type.identifier)] { return existing }
         batches.append(QuantitySampleBatch(type: type))
-        batchIndexes[type.identifier] = batches.count - 1
+        batchIndexes[ExactString(type.identifier)] = batches.count - 1
         return batches.count - 1
     }
 
     /// The device for a description string, parsed once per distinct string.
     private mutating func device(_ text: String?) -> Device? {
         guard let text else { return nil }
-        if let cached = devices[text] { return cached }
+        if let cached = devices[ExactString(text)] { return cached }
         let device = Device(description: text)
-        devices[text] = device
+        devices[ExactString(text)] = device
         return device
     }
 
@@ -477,14 +485,41 @@ struct SampleCollector {
         do { return try parseExport(bytes) } catch { return try parseRFC3339(bytes) }
     }
 
-    /// A decimal number, allowing spaces around it.
+    /// A decimal number, allowing spaces around it; `nil` for text holding a byte no number has
+    /// (`Double(String)` reads a C string: it would stop at a NUL and take `1\0999` for 1).
     static func parseNumber(_ text: String) -> Double? {
+        guard byteOutsideNumbers(text) == nil else { return nil }
         var text = text
         if let value = text.withUTF8(parsePlainDecimal) ?? Double(text) { return value }
         var trimmed = Substring(text)
         while let first = trimmed.utf8.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.utf8.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         return Double(trimmed)
+    }
+}
+
+extension SampleCollector {
+    /// The first byte of `text` that cannot be in a number `Double(String)` reads (digits,
+    /// letters for exponents, `inf`, `nan` and hexadecimal, signs, the point, spaces and tabs).
+    static func byteOutsideNumbers(_ text: String) -> UInt8? {
+        text.utf8.first { byte in
+            !(byte >= 0x30 && byte <= 0x39 || byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
+              || byte == 0x2B || byte == 0x2D || byte == 0x2E || byte == 0x20 || byte == 0x09)
+        }
+    }
+
+    /// `text` with control characters written as `\u{…}`, so a reason never carries a NUL or a
+    /// line break to the terminal.
+    static func escapingControls(_ text: some StringProtocol) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }
 

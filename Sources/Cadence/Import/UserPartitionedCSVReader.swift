@@ -19,7 +19,8 @@
 ///     }
 ///
 /// Rows of one user must be consecutive; a user whose rows appear again after another user's is
-/// an error (sorting by user makes the rows consecutive).
+/// an error (sorting by user makes the rows consecutive). Users are told apart byte for byte:
+/// `café` precomposed and decomposed are two users (see How Cadence computes, Identity).
 public struct UserPartitionedCSVReader {
     /// The header name of the user column.
     public var userColumn: String
@@ -46,8 +47,8 @@ public struct UserPartitionedCSVReader {
     ///     their line, and the rest of the user's rows still count).
     /// - Returns: How many users were read.
     /// - Throws: ``CadenceError`` with ``CadenceError/Code/malformedInput`` naming the input and
-    ///   the line: no header, a missing column, an empty user, or a user whose rows are not
-    ///   consecutive; whatever `read` and `body` throw.
+    ///   the line: no header (an empty stream), a column named twice, a missing column, an empty
+    ///   user, or a user whose rows are not consecutive; whatever `read` and `body` throw.
     /// - Complexity: O(*n*) in the size of the stream; memory O(the largest user's samples).
     @discardableResult
     public func read(from read: (UnsafeMutableRawBufferPointer) throws -> Int,
@@ -56,7 +57,7 @@ public struct UserPartitionedCSVReader {
         var columns: CSVImportColumns?
         var userIndex = 0
         var current: (user: String, collector: SampleCollector)?
-        var finishedUsers = Set<String>()
+        var finishedUsers = Set<ExactString>()
 
         func finishCurrent() throws {
             guard let user = current?.user, var collector = current?.collector else { return }
@@ -68,27 +69,29 @@ public struct UserPartitionedCSVReader {
             let saved = try collector.store.save(batches)
             collector.summary.imported = saved.saved
             collector.summary.duplicates = saved.duplicates
-            finishedUsers.insert(user)
+            finishedUsers.insert(ExactString(user))
             try body(user, collector.store, collector.summary)
         }
 
-        let handler: (inout CSVFields) throws -> Void = { row in
-            if columns == nil {
-                columns = try CSVImportColumns(row.columns, path: name)
-                guard let index = row.columns?.index(of: userColumn) else {
-                    throw CadenceError(.malformedInput, "the CSV header lacks the user column '\(userColumn)'",
-                                       path: name, line: 1)
-                }
-                userIndex = index
+        func readHeader(_ header: CSVColumns?) throws {
+            columns = try CSVImportColumns(header, path: name)
+            guard let index = header?.index(of: userColumn) else {
+                throw CadenceError(.malformedInput, "the CSV header lacks the user column '\(userColumn)'",
+                                   path: name, line: 1)
             }
+            userIndex = index
+        }
+
+        let handler: (inout CSVFields) throws -> Void = { row in
+            if columns == nil { try readHeader(row.columns) }
             guard let columns else { return }
             let user = row.string(userIndex) ?? ""
             guard !user.isEmpty else {
                 throw CadenceError(.malformedInput, "the row has no user in column '\(userColumn)'", path: name, line: row.line)
             }
-            if current?.user != user {
+            if current.map({ !$0.user.isIdentical(to: user) }) ?? true {
                 try finishCurrent()
-                guard !finishedUsers.contains(user) else {
+                guard !finishedUsers.contains(ExactString(user)) else {
                     throw CadenceError(.malformedInput,
                                        "the rows of user '\(user)' are not consecutive: sort the input by user",
                                        path: name, line: row.line)
@@ -106,7 +109,10 @@ public struct UserPartitionedCSVReader {
             try reader.feedFields(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: handler)
             try Self.check(reader.summary, name: name)
         }
-        try Self.check(try reader.finishFields(to: handler), name: name)
+        let summary = try reader.finishFields(to: handler)
+        try Self.check(summary, name: name)
+        // A stream without data rows still needs a header, and a sound one.
+        if columns == nil { try readHeader(summary.columns) }
         try finishCurrent()
         return finishedUsers.count
     }

@@ -40,9 +40,10 @@ public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// The known type for an identifier, long (exact) or short (any letter case), or `nil`.
     public static func known(_ identifier: String) -> CategoryType? {
-        let suffix = identifier.hasPrefix(identifierPrefix) ? String(identifier.dropFirst(identifierPrefix.count))
-            : suffixesByLowercasedShortIdentifier[identifier.lowercased()]
-        guard let suffix, valueGroupsBySuffix[suffix] != nil else { return nil }
+        let suffix = identifier.hasExactPrefix(identifierPrefix)
+            ? String(decoding: identifier.utf8.dropFirst(identifierPrefix.utf8.count), as: UTF8.self)
+            : suffixesByLowercasedShortIdentifier.exactly(identifier.lowercased())
+        guard let suffix, valueGroupsBySuffix.exactly(suffix) != nil else { return nil }
         return CategoryType(verbatim: identifierPrefix + suffix)
     }
 
@@ -95,8 +96,9 @@ public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// The table entry behind the type.
     private var valueGroup: ValueGroup? {
-        identifier.hasPrefix(Self.identifierPrefix)
-            ? Self.valueGroupsBySuffix[String(identifier.dropFirst(Self.identifierPrefix.count))] : nil
+        identifier.hasExactPrefix(Self.identifierPrefix)
+            ? Self.valueGroupsBySuffix.exactly(String(decoding: identifier.utf8.dropFirst(Self.identifierPrefix.utf8.count),
+                                                      as: UTF8.self)) : nil
     }
 }
 

@@ -34,7 +34,7 @@ public struct CorrelationType: Hashable, Sendable, Codable, CustomStringConverti
     /// - Throws: ``CadenceError/Code/unknownType`` when the identifier is not a known correlation type.
     public init(_ identifier: String) throws {
         let full = Self.fullIdentifier(identifier)
-        guard Self.knownSuffixes.contains(where: { Self.identifierPrefix + $0 == full }) else {
+        guard Self.knownSuffixes.contains(where: { (Self.identifierPrefix + $0).isIdentical(to: full) }) else {
             throw CadenceError(.unknownType, "unknown correlation type '\(identifier)'")
         }
         self.identifier = full
@@ -42,7 +42,7 @@ public struct CorrelationType: Hashable, Sendable, Codable, CustomStringConverti
 
     /// The long form of an identifier: `bloodPressure` → `HKCorrelationTypeIdentifierBloodPressure`.
     public static func fullIdentifier(_ identifier: String) -> String {
-        if let known = knownSuffixes.first(where: { $0.lowercased() == identifier.lowercased() }) {
+        if let known = knownSuffixes.first(where: { $0.lowercased().isIdentical(to: identifier.lowercased()) }) {
             return identifierPrefix + known
         }
         return TypeIdentifier.full(identifier, prefix: identifierPrefix)

@@ -107,3 +107,20 @@ public struct Device: Hashable, Sendable, Codable {
     /// Whether the manufacturer starts with "Apple".
     public var isApple: Bool { manufacturer?.hasPrefix("Apple") ?? false }
 }
+
+extension Device {
+    /// Byte-exact, field by field (see How Cadence computes, Identity).
+    public static func == (lhs: Device, rhs: Device) -> Bool {
+        lhs.rawDescription.isIdentical(to: rhs.rawDescription) && lhs.name.isIdentical(to: rhs.name)
+            && lhs.manufacturer.isIdentical(to: rhs.manufacturer) && lhs.model.isIdentical(to: rhs.model)
+            && lhs.hardwareVersion.isIdentical(to: rhs.hardwareVersion)
+            && lhs.softwareVersion.isIdentical(to: rhs.softwareVersion)
+    }
+
+    /// Hashes the UTF-8 bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        for field in [rawDescription, name, manufacturer, model, hardwareVersion, softwareVersion] {
+            hasher.combineBytes(of: field)
+        }
+    }
+}

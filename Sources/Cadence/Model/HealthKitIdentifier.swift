@@ -10,7 +10,7 @@ enum HealthKitIdentifier {
     /// `name` with `prefix`: unchanged when it has it already, else the prefix and `name` with an
     /// uppercase first letter (`running` → `HKWorkoutActivityTypeRunning`).
     static func prefixed(_ name: String, _ prefix: String) -> String {
-        if name.hasPrefix(prefix) { return name }
+        if name.hasExactPrefix(prefix) { return name }
         return prefix + (name.first.map { $0.uppercased() + name.dropFirst() } ?? "")
     }
 }

@@ -22,3 +22,18 @@ public struct Provenance: Hashable, Sendable, Codable {
         self.device = device
     }
 }
+
+extension Provenance {
+    /// Byte-exact: provenances whose source versions differ only in Unicode normalisation are
+    /// different (see How Cadence computes, Identity).
+    public static func == (lhs: Provenance, rhs: Provenance) -> Bool {
+        lhs.source == rhs.source && lhs.sourceVersion.isIdentical(to: rhs.sourceVersion) && lhs.device == rhs.device
+    }
+
+    /// Hashes the UTF-8 bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combineBytes(of: sourceVersion)
+        hasher.combine(device)
+    }
+}

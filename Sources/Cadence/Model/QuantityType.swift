@@ -50,11 +50,11 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     ///
     /// - Complexity: O(n) in the identifier's length.
     public static func known(_ identifier: String) -> QuantityType? {
-        if identifier.hasPrefix(identifierPrefix) { return table[identifier] }
+        if identifier.hasExactPrefix(identifierPrefix) { return table.exactly(identifier) }
         // The usual spelling (`stepCount`) is found without building the case-folded index, which
         // a command-line query would otherwise build at start-up for one lookup.
-        if let type = table[TypeIdentifier.full(identifier, prefix: identifierPrefix)] { return type }
-        return tableByLowercasedShortIdentifier[identifier.lowercased()]
+        if let type = table.exactly(TypeIdentifier.full(identifier, prefix: identifierPrefix)) { return type }
+        return tableByLowercasedShortIdentifier.exactly(identifier.lowercased())
     }
 
     /// A type for data arriving with an identifier Cadence does not know: stored in the unit it
@@ -107,7 +107,7 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     /// Whether the type appears in Cadence's table of known types.
-    public var isKnown: Bool { QuantityType.table[identifier] != nil }
+    public var isKnown: Bool { QuantityType.table.exactly(identifier) != nil }
 
     public var description: String { identifier }
 }

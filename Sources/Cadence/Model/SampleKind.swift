@@ -33,7 +33,7 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The kind of a full type identifier; identifiers without a known prefix are quantities
     /// (unknown quantity types are stored under the identifier they arrived with).
     public init(identifier: String) {
-        self = Self.allCases.first { $0 != .quantity && identifier.hasPrefix($0.identifierPrefix) } ?? .quantity
+        self = Self.allCases.first { $0 != .quantity && identifier.hasExactPrefix($0.identifierPrefix) } ?? .quantity
     }
 }
 
@@ -42,7 +42,7 @@ enum TypeIdentifier {
     /// `name` with `prefix` and an uppercase first letter (`sleepAnalysis` →
     /// `HKCategoryTypeIdentifierSleepAnalysis`), or `name` itself when it has the prefix already.
     static func full(_ name: String, prefix: String) -> String {
-        if name.hasPrefix(prefix) { return name }
+        if name.hasExactPrefix(prefix) { return name }
         guard let first = name.first else { return name }
         return prefix + first.uppercased() + name.dropFirst()
     }
@@ -50,8 +50,8 @@ enum TypeIdentifier {
     /// The identifier without `prefix`, with a lowercase first letter (HealthKit's Swift name),
     /// or the identifier itself when it lacks the prefix.
     static func short(_ identifier: String, prefix: String) -> String {
-        guard identifier.hasPrefix(prefix) else { return identifier }
-        let suffix = identifier.dropFirst(prefix.count)
+        guard identifier.hasExactPrefix(prefix) else { return identifier }
+        let suffix = String(decoding: identifier.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
         guard let first = suffix.first else { return identifier }
         return first.lowercased() + suffix.dropFirst()
     }

@@ -23,3 +23,17 @@ public struct Source: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var description: String { name }
 }
+
+extension Source {
+    /// Byte-exact: sources whose names differ only in Unicode normalisation are different sources
+    /// (see How Cadence computes, Identity).
+    public static func == (lhs: Source, rhs: Source) -> Bool {
+        lhs.name.isIdentical(to: rhs.name) && lhs.bundleIdentifier.isIdentical(to: rhs.bundleIdentifier)
+    }
+
+    /// Hashes the UTF-8 bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combineBytes(of: name)
+        hasher.combineBytes(of: bundleIdentifier)
+    }
+}

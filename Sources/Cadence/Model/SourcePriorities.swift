@@ -29,5 +29,5 @@ public struct SourcePriorities: Sendable, Hashable {
     /// The list that ranks sources of a type: the type's own, else the store-wide one.
     ///
     /// - Parameter typeIdentifier: A full type identifier.
-    public func list(for typeIdentifier: String) -> [String] { byType[typeIdentifier] ?? storeWide }
+    public func list(for typeIdentifier: String) -> [String] { byType.exactly(typeIdentifier) ?? storeWide }
 }

@@ -27,7 +27,7 @@ public struct WorkoutActivityType: Hashable, Sendable, Codable, CustomStringConv
     /// case) for a known type. A long name Cadence does not know is kept as it is; a short one gets
     /// the prefix and an uppercase first letter.
     public init(_ name: String) {
-        if !name.hasPrefix(Self.identifierPrefix), let known = Self.tableByLowercasedShortName[name.lowercased()] {
+        if !name.hasExactPrefix(Self.identifierPrefix), let known = Self.tableByLowercasedShortName.exactly(name.lowercased()) {
             identifier = known.name
         } else {
             identifier = HealthKitIdentifier.prefixed(name, Self.identifierPrefix)
@@ -41,7 +41,7 @@ public struct WorkoutActivityType: Hashable, Sendable, Codable, CustomStringConv
     }
 
     /// HealthKit's raw value, or `nil` for a type Cadence does not know.
-    public var rawValue: UInt? { Self.rawValuesByName[identifier] }
+    public var rawValue: UInt? { Self.rawValuesByName.exactly(identifier) }
 
     /// Whether the type appears in Cadence's table.
     public var isKnown: Bool { rawValue != nil }

@@ -49,17 +49,17 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
     indirect enum Node: Sendable {
         case all
         case date(start: Int64?, end: Int64?, options: DateOptions)
-        case sources(Set<String>)
-        case device(DeviceProperty, Set<String>)
+        case sources(Set<ExactString>)
+        case device(DeviceProperty, Set<ExactString>)
         case uuids(Set<UUID>)
         case metadataExists(String)
-        case metadataEquals(String, Set<String>)
+        case metadataEquals(String, Set<ExactString>)
         case metadataCompares(String, Comparison, Double)
         case quantity(Comparison, Quantity)
         case values(Set<Double>)
         /// Workouts of these activity types: known ones by the raw value in the value column,
         /// others by the name among the workout's attributes.
-        case workoutActivityTypes(rawValues: Set<Double>, names: Set<String>)
+        case workoutActivityTypes(rawValues: Set<Double>, names: Set<ExactString>)
         case workoutFigure(WorkoutFigure, Comparison, Quantity)
         case and([Node])
         case or([Node])
@@ -110,12 +110,12 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
 
     /// Samples written by one of these sources (by name).
     public static func sources(named names: some Sequence<String>) -> SamplePredicate {
-        SamplePredicate(.sources(Set(names)))
+        SamplePredicate(.sources(Set(names.map(ExactString.init))))
     }
 
     /// Samples whose device has one of these values for `property`.
     public static func devices(_ property: DeviceProperty, in values: some Sequence<String>) -> SamplePredicate {
-        SamplePredicate(.device(property, Set(values)))
+        SamplePredicate(.device(property, Set(values.map(ExactString.init))))
     }
 
     /// Samples with one of these UUIDs.
@@ -126,7 +126,7 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
 
     /// Samples whose metadata value for `key` is one of `values`.
     public static func metadata(key: String, in values: some Sequence<String>) -> SamplePredicate {
-        SamplePredicate(.metadataEquals(key, Set(values)))
+        SamplePredicate(.metadataEquals(key, Set(values.map(ExactString.init))))
     }
 
     /// Samples whose metadata value for `key`, read as a number, compares to `value`.
@@ -156,9 +156,9 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
     /// Workouts of one of these activity types.
     public static func workoutActivityType(in activityTypes: some Sequence<WorkoutActivityType>) -> SamplePredicate {
         var rawValues: Set<Double> = []
-        var names: Set<String> = []
+        var names: Set<ExactString> = []
         for type in activityTypes {
-            if let rawValue = type.rawValue { rawValues.insert(Double(rawValue)) } else { names.insert(type.identifier) }
+            if let rawValue = type.rawValue { rawValues.insert(Double(rawValue)) } else { names.insert(ExactString(type.identifier)) }
         }
         return SamplePredicate(.workoutActivityTypes(rawValues: rawValues, names: names))
     }
@@ -255,7 +255,7 @@ extension SamplePredicate {
             return dateMatches(start: columns.start[row], end: columns.end[row], lower: start ?? .min, upper: end ?? .max,
                                options: options)
         case .sources(let names):
-            return number < provenances.count && names.contains(provenances[number].source.name)
+            return number < provenances.count && names.contains(ExactString(provenances[number].source.name))
         case .device(let property, let values):
             guard number < provenances.count, let device = provenances[number].device else { return false }
             let value: String?
@@ -266,15 +266,15 @@ extension SamplePredicate {
             case .hardwareVersion: value = device.hardwareVersion
             case .softwareVersion: value = device.softwareVersion
             }
-            return value.map(values.contains) ?? false
+            return value.map { values.contains(ExactString($0)) } ?? false
         case .uuids(let uuids):
             return uuids.contains(StoredSample.uuid(of: columns, row: row, type: typeIdentifier, snapshotProvenances: provenances))
         case .metadataExists(let key):
-            return columns.metadata(at: row)[key] != nil
+            return columns.metadata(at: row).exactly(key) != nil
         case .metadataEquals(let key, let values):
-            return columns.metadata(at: row)[key].map(values.contains) ?? false
+            return columns.metadata(at: row).exactly(key).map { values.contains(ExactString($0)) } ?? false
         case .metadataCompares(let key, let comparison, let value):
-            guard let text = columns.metadata(at: row)[key], let number = Double(text) else { return false }
+            guard let text = columns.metadata(at: row).exactly(key), let number = Double(text) else { return false }
             return comparison.holds(number, value)
         case .quantity(let comparison, let quantity):
             guard let canonicalUnit, let converted = try? quantity.doubleValue(for: canonicalUnit) else { return false }
@@ -285,7 +285,7 @@ extension SamplePredicate {
             // A workout of a type Cadence does not know has 0 in the value column (no type has it).
             if rawValues.contains(columns.value[row]) { return true }
             guard !names.isEmpty, columns.value[row] == 0 else { return false }
-            return workoutHead(columns, row).map { names.contains($0.activityTypeIdentifier) } ?? false
+            return workoutHead(columns, row).map { names.contains(ExactString($0.activityTypeIdentifier)) } ?? false
         case .workoutFigure(let figure, let comparison, let quantity):
             guard let head = workoutHead(columns, row), let value = figure.value(in: head),
                   let converted = try? quantity.doubleValue(for: figure.unit) else { return false }
@@ -323,11 +323,11 @@ extension SamplePredicate {
 
     /// The predicate reduced to what chunk pruning and the fast path use: a conjunction of one
     /// date range and one source set, or `nil` when it is more complex (rows are then evaluated).
-    var simpleForm: (lower: Int64, upper: Int64, options: DateOptions, sources: Set<String>?)? {
+    var simpleForm: (lower: Int64, upper: Int64, options: DateOptions, sources: Set<ExactString>?)? {
         var lower = Int64.min
         var upper = Int64.max
         var options: DateOptions = []
-        var sources: Set<String>?
+        var sources: Set<ExactString>?
         var dateSeen = false
         func visit(_ node: Node) -> Bool {
             switch node {

@@ -138,11 +138,13 @@ package struct ChunkFile: Sendable {
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
     /// Version 4: each write-ahead log record's header carries a checksum of its own, so a torn
-    /// append and a damaged record are told apart. Every other file is as in version 3, and a
-    /// version 3 log (records without it) is still replayed.
+    /// append and a damaged record are told apart (a version 3 log is still replayed); and the
+    /// deletion records are in a deletions file the manifest names, appended to by each flush,
+    /// not in the manifest. Chunk files and chunk lists are as in version 3.
     package static let current: UInt16 = 4
-    /// Version 3: the manifest lists each type's chunks in outline, the chunks themselves in a
-    /// chunk list file per type (read when the type is first used). Chunk files are as in version 2.
+    /// Version 3 (still read): the manifest lists each type's chunks in outline, the chunks
+    /// themselves in a chunk list file per type (read when the type is first used). Chunk files
+    /// are as in version 2.
     /// Version 2: derived UUIDs include every attribute and an occurrence number (SPEC §1), and
     /// the manifest keeps per-type source priority lists and every chunk's summary. Still read.
     package static let oldestRead: UInt16 = 2

@@ -225,12 +225,21 @@ public final class HealthStore: Sendable {
     public func save(_ batch: QuantitySampleBatch) throws -> SaveSummary { try save([batch]) }
 
     /// Saves several batches in one transaction.
+    ///
+    /// A sample whose UUID was deleted is not stored again (re-importing a file does not bring
+    /// back what the user deleted since) unless `restoringDeleted`; it is counted in
+    /// ``SaveSummary/keptDeleted``. ``compact(discardingDeletionsBefore:)`` forgets deletions.
+    ///
+    /// - Parameters:
+    ///   - batches: The samples.
+    ///   - restoringDeleted: Whether samples deleted earlier are stored again.
+    /// - Complexity: O(*n*) in the batches' rows, plus O(*d*) once for *d* deletion records.
     @discardableResult
-    public func save(_ batches: [QuantitySampleBatch]) throws -> SaveSummary {
+    public func save(_ batches: [QuantitySampleBatch], restoringDeleted: Bool = false) throws -> SaveSummary {
         var summary = SaveSummary()
         var shouldFlush = false
         try commit { writer, snapshot in
-            let result = try writer.save(batches, snapshot: snapshot)
+            let result = try writer.save(batches, snapshot: snapshot, restoringDeleted: restoringDeleted)
             summary = result.summary
             shouldFlush = writer.headCount >= options.flushThreshold
             return (result.snapshot, result.change)
@@ -297,8 +306,8 @@ public final class HealthStore: Sendable {
     }
 
     /// Rewrites every type's chunks: merges small chunks, physically removes deleted samples, and
-    /// optionally forgets deleted objects recorded before `sequence` (anchors older than that then
-    /// get ``CadenceError/Code/anchorExpired``).
+    /// optionally forgets deleted objects recorded at or before `sequence` (anchors older than that
+    /// then get ``CadenceError/Code/anchorExpired``; a save stores those samples again).
     ///
     /// Deletes compact a type on their own once more than ``Options/compactionThreshold`` of
     /// its samples are deleted. Like a flush, a compaction is crash-safe: the new chunk files are
@@ -348,16 +357,29 @@ public final class HealthStore: Sendable {
     }
 }
 
+extension HealthStore {
+    /// The most sources (distinct source name, source version and device) one store holds.
+    ///
+    /// The source dictionary is in the manifest, which every open and every query's source
+    /// ranking read whole: capped, a query never pays for millions of sources. A save that would
+    /// add one more throws ``CadenceError/Code/invalidArgument`` naming the store.
+    public static let maximumSources = 65_536
+}
+
 /// What a save did.
 public struct SaveSummary: Sendable, Equatable {
     /// Samples stored.
     public var saved = 0
     /// Samples skipped because their UUID was already stored.
     public var duplicates = 0
+    /// Samples skipped because a sample with their UUID was deleted (saving with
+    /// `restoringDeleted` stores them again).
+    public var keptDeleted = 0
 
     /// Creates a summary.
-    public init(saved: Int = 0, duplicates: Int = 0) {
+    public init(saved: Int = 0, duplicates: Int = 0, keptDeleted: Int = 0) {
         self.saved = saved
         self.duplicates = duplicates
+        self.keptDeleted = keptDeleted
     }
 }

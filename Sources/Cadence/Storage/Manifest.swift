@@ -41,6 +41,9 @@ package struct Manifest: Sendable {
     package var provenances: [Provenance] = []
     package var types: [TypeEntry] = []
     package var tombstones: [Tombstone] = []
+    /// The file holding ``tombstones`` (version 4 on; `nil` while there are none), written by
+    /// ``install(replacing:in:fileSystem:)``.
+    package var deletions: DeletionsFile?
 
     package init(storeIdentifier: UUID) { self.storeIdentifier = storeIdentifier }
 
@@ -65,14 +68,14 @@ package struct Manifest: Sendable {
     }
 
     /// `prefix`, the number in at least ten digits, `suffix`.
-    private static func numberedFileName(_ number: UInt64, prefix: String, suffix: String) -> String {
+    static func numberedFileName(_ number: UInt64, prefix: String, suffix: String) -> String {
         let digits = String(number)
         return prefix + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + suffix
     }
 
     /// The number of a name that is exactly what ``numberedFileName(_:prefix:suffix:)`` gives for
     /// it (so names Cadence did not give are never taken for its files), else `nil`.
-    private static func fileNumber(_ name: String, prefix: String, suffix: String) -> UInt64? {
+    static func fileNumber(_ name: String, prefix: String, suffix: String) -> UInt64? {
         guard name.hasPrefix(prefix), name.hasSuffix(suffix),
               let number = UInt64(name.dropFirst(prefix.count).dropLast(suffix.count)),
               numberedFileName(number, prefix: prefix, suffix: suffix) == name else { return nil }
@@ -82,12 +85,16 @@ package struct Manifest: Sendable {
     /// The numbers of the chunk list files the manifest refers to.
     package var chunkListNumbers: Set<UInt64> { Set(types.compactMap(\.chunks.fileNumber)) }
 
-    /// Makes this the store's manifest: writes a file for every chunk list held only in memory
-    /// (numbered from ``nextChunkNumber``), syncs the directory, replaces the MANIFEST atomically,
-    /// and then removes the list files of `previous` that it no longer refers to. A crash leaves
-    /// the old manifest or the new one, each with its lists; list files no manifest refers to
-    /// are removed when the store is next opened for writing.
+    /// Makes this the store's manifest: appends the deletion records made since `previous` to
+    /// the deletions file (or writes a new one after deletions were forgotten), writes a file for
+    /// every chunk list held only in memory (numbered from ``nextChunkNumber``), syncs the
+    /// directory, replaces the MANIFEST atomically, and then removes the list files of `previous`
+    /// that it no longer refers to (and a deletions file it replaced). A crash leaves the old
+    /// manifest or the new one, each with its lists and its deletion records; list files no
+    /// manifest refers to are removed when the store is next opened for writing.
     package mutating func install(replacing previous: Manifest, in directory: String, fileSystem: any FileSystem) throws {
+        deletions = try DeletionsFile.persist(tombstones, after: (previous.deletions, previous.tombstones),
+                                              nextNumber: &nextChunkNumber, directory: directory, fileSystem: fileSystem)
         for index in types.indices where types[index].chunks.fileNumber == nil && types[index].chunks.outline.chunkCount > 0 {
             let chunks = try types[index].chunks.chunks()
             let number = nextChunkNumber
@@ -101,10 +108,13 @@ package struct Manifest: Sendable {
         for number in previous.chunkListNumbers.subtracting(chunkListNumbers) {
             try fileSystem.remove(directory + "/" + Self.chunkListFileName(number))
         }
+        if deletions?.number != previous.deletions?.number {
+            try DeletionsFile.removeOthers(than: deletions, in: directory, fileSystem: fileSystem)
+        }
     }
 
-    /// The manifest's bytes. Every type with chunks must have its list in a file (see
-    /// ``install(replacing:in:fileSystem:)``).
+    /// The manifest's bytes. Every type with chunks must have its list in a file, and the
+    /// deletion records theirs (see ``install(replacing:in:fileSystem:)``).
     package func encode() -> [UInt8] {
         var body = BinaryWriter(capacity: 4096)
         let halves = storeIdentifier.halves
@@ -130,8 +140,9 @@ package struct Manifest: Sendable {
             body.writeVarint(entry.chunks.fileNumber ?? 0)
             entry.chunks.outline.write(to: &body)
         }
-        body.writeVarint(UInt64(tombstones.count))
-        for tombstone in tombstones { tombstone.write(to: &body) }
+        body.writeVarint(deletions?.number ?? 0)
+        body.writeVarint(deletions?.length ?? 0)
+        body.writeVarint(deletions?.count ?? 0)
         var writer = BinaryWriter(capacity: body.count + 32)
         writer.write(bytes: Self.magic)
         writer.write(FormatVersion.current)
@@ -139,11 +150,14 @@ package struct Manifest: Sendable {
         return writer.bytes
     }
 
-    /// Reads a manifest: of version 3, its types' chunk lists are read on first use, from files
-    /// in the manifest's directory; of version 2, they are in the manifest and read at once.
+    /// Reads a manifest: from version 3 on, its types' chunk lists are read on first use, from
+    /// files in the manifest's directory; of version 2, they are in the manifest and read at once.
+    /// From version 4 on, the deletion records are read from the deletions file it names; before,
+    /// they are in the manifest.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when it fails its checksum or
-    ///   is malformed; ``CadenceError/Code/unsupportedFormatVersion``.
+    ///   is malformed, or when its deletions file is (naming that file);
+    ///   ``CadenceError/Code/unsupportedFormatVersion``.
     /// - Complexity: O(*t* + *p* + *d*) for *t* types, *p* provenances and *d* retained
     ///   deletions (version 2: plus O(*c*) for *c* chunks).
     package init(decoding bytes: [UInt8], path: String, fileSystem: any FileSystem) throws {
@@ -188,7 +202,18 @@ package struct Manifest: Sendable {
                 return TypeEntry(type: type, chunks: chunks, compactedSequence: compactedSequence)
             }
         }
-        tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+        if header.version >= DeletionsFile.firstVersion {
+            let file = DeletionsFile(number: try reader.readVarint(), length: try reader.readVarint(), count: try reader.readVarint())
+            guard (file.number == 0) == (file.count == 0) else {
+                throw reader.corrupt("the deletions file does not match its record count")
+            }
+            if file.number != 0 {
+                deletions = file
+                tombstones = try file.read(in: directory, fileSystem: fileSystem)
+            }
+        } else {
+            tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+        }
         if header.version == 2, !reader.isAtEnd {
             // Appended last in version 2, so a manifest written before it existed still reads (as 0).
             guard try reader.readCount(minimumItemSize: 8) == types.count else {

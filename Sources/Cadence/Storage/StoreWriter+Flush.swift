@@ -18,7 +18,10 @@ extension StoreWriter {
         -> StoreSnapshot
     {
         try checkWritable()
-        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil else { return snapshot }
+        // Deletions since the last flush count too: they go to the deletions file, and the log
+        // that holds them is retired.
+        guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil || snapshot.lastSequence > manifest.flushedSequence
+        else { return snapshot }
         var updated = manifest
         updated.provenances = snapshot.provenances
         updated.lastSequence = snapshot.lastSequence
@@ -26,7 +29,7 @@ extension StoreWriter {
         updated.logSegment = manifest.logSegment + 1
         var tombstones = snapshot.tombstones
         if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
-            tombstones.removeAll { $0.deletionSequence < horizon }
+            tombstones.removeAll { $0.deletionSequence <= horizon }
             updated.deletionHorizon = horizon
         }
         updated.tombstones = tombstones

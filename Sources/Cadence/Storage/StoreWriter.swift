@@ -23,6 +23,8 @@ struct StoreWriter: Sendable {
     var provenanceNumbers: [Provenance: UInt32] = [:]
     /// UUIDs of stored samples per type, built the first time a save needs them.
     var uuidIndex = UUIDIndex()
+    /// UUIDs of deleted samples per type, which a save does not store again unless restoring.
+    var deletionMemory = DeletionMemory()
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     var failure: CadenceError?
     var headCount = 0
@@ -59,7 +61,7 @@ struct StoreWriter: Sendable {
         }
     }
 
-    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot)
+    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot, restoringDeleted: Bool = false)
         throws -> (snapshot: StoreSnapshot, summary: SaveSummary, change: StoreChange?)
     {
         try checkWritable()
@@ -69,10 +71,27 @@ struct StoreWriter: Sendable {
         var prepared: [(type: QuantityType, columns: SampleColumns)] = []
         var sequence = snapshot.lastSequence
         var allProvenances = snapshot.provenances
+        var typeNames = Dictionary(snapshot.types.keys.map { ($0, $0) }, uniquingKeysWith: { first, _ in first })
         for batch in batches where batch.count > 0 {
+            // Types are keyed by `String`, whose `==` would merge two identifiers differing only in
+            // Unicode normalisation: refuse the second rather than mix their samples.
+            let identifier = batch.quantityType.identifier
+            if let other = typeNames[identifier], !other.isIdentical(to: identifier) {
+                throw CadenceError(.invalidArgument,
+                                   "the type '\(identifier)' differs from the type '\(other)' only in Unicode normalisation; "
+                                       + "Cadence keeps types apart byte for byte and cannot store both")
+            }
+            typeNames[identifier] = identifier
             // Map the batch's provenance indexes to store-wide numbers.
-            let numbers: [UInt32] = batch.provenances.map { provenance in
+            let numbers: [UInt32] = try batch.provenances.map { provenance in
                 if let number = provenanceNumbers[provenance] ?? pendingNumbers[provenance] { return number }
+                guard allProvenances.count < HealthStore.maximumSources else {
+                    throw CadenceError(.invalidArgument,
+                                       "the store already holds \(HealthStore.maximumSources) sources (distinct source, version "
+                                           + "and device); '\(provenance.source.name)' would be one more. Every query reads the "
+                                           + "source dictionary, so a store holds at most \(HealthStore.maximumSources): split the "
+                                           + "data into several stores", path: directory)
+                }
                 let number = UInt32(allProvenances.count)
                 allProvenances.append(provenance)
                 pendingNumbers[provenance] = number
@@ -80,10 +99,18 @@ struct StoreWriter: Sendable {
                 return number
             }
             let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
-            let keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
-                                             provenances: numbers.map { allProvenances[Int($0)] },
-                                             storeProvenances: allProvenances)
+            let batchProvenances = numbers.map { allProvenances[Int($0)] }
+            var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
+                                             provenances: batchProvenances, storeProvenances: allProvenances)
             summary.duplicates += batch.count - keep.count
+            if !restoringDeleted, !keep.isEmpty, !snapshot.tombstones.isEmpty,
+               let deleted = deletionMemory.deleted(of: type.identifier, in: snapshot.tombstones) {
+                let identity = SampleIdentity(type: type.identifier, provenances: batchProvenances)
+                let digests = SampleIdentity.metadataDigests(of: batch.columns)
+                let before = keep.count
+                keep.removeAll { deleted.contains(identity.uuid(of: batch.columns, row: $0, metadataDigests: digests)) }
+                summary.keptDeleted += before - keep.count
+            }
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
             for row in 0..<columns.count {

@@ -100,3 +100,36 @@ extension QuantityType {
         self.init(identifier: identifier, aggregationStyle: style, canonicalUnit: unit)
     }
 }
+
+/// The UUIDs of deleted samples per type, from the store's deletion records: a save skips a
+/// sample the user deleted, so re-importing a file does not bring it back (see How Cadence
+/// computes, Deleting samples).
+///
+/// Rebuilt only when the records changed, and empty at no cost for a store without deletions.
+struct DeletionMemory: Sendable {
+    private var byType: [ExactString: Set<UUID>] = [:]
+    /// What the index was built from: the count and the first and last deletion sequences
+    /// (records are appended in sequence order and forgotten from the oldest).
+    private var builtFrom: (count: Int, first: Int64, last: Int64) = (0, 0, 0)
+
+    /// The deleted UUIDs of `type`, or `nil` when none of its samples was deleted.
+    ///
+    /// - Complexity: O(1), or O(*d*) in the deletion records when they changed since the last call.
+    mutating func deleted(of type: String, in tombstones: [Tombstone]) -> Set<UUID>? {
+        let key = (tombstones.count, tombstones.first?.deletionSequence ?? 0, tombstones.last?.deletionSequence ?? 0)
+        if key != builtFrom {
+            byType = [:]
+            // Deletions come in runs of one type: hash a type's name once a run, not once a record.
+            var start = 0
+            while start < tombstones.count {
+                let type = tombstones[start].typeIdentifier
+                var end = start + 1
+                while end < tombstones.count && tombstones[end].typeIdentifier.isIdentical(to: type) { end += 1 }
+                byType[ExactString(type), default: []].formUnion(tombstones[start..<end].lazy.map(\.uuid))
+                start = end
+            }
+            builtFrom = key
+        }
+        return byType[ExactString(type)]
+    }
+}

@@ -49,10 +49,10 @@ package struct SourceRanking: Sendable {
             if provenance.device?.isApple == true { isApple[index] = true }
             sourceOfProvenance.append(Int32(index))
         }
-        let listed = Dictionary(priority.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let listed = Dictionary(priority.enumerated().map { (ExactString($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
         // A rank key per (source, user-entered): smaller keys win.
         func key(_ source: Int, userEntered: Bool) -> (Int, Int, Int) {
-            if let position = listed[sources[source].name] { return (0, position, 0) }
+            if let position = listed[ExactString(sources[source].name)] { return (0, position, 0) }
             if userEntered { return (1, source, 0) }
             if isWatch[source] { return (2, source, 0) }
             if isApple[source] { return (3, source, 0) }

@@ -91,7 +91,7 @@ package struct RowSelection: Sendable {
             lower = simple.lower
             upper = simple.upper
             dateOptions = simple.options
-            if let names = simple.sources { provenanceSelected = provenances.map { names.contains($0.source.name) } }
+            if let names = simple.sources { provenanceSelected = provenances.map { names.contains(ExactString($0.source.name)) } }
         } else {
             general = predicate
             needsDetails = predicate.needsDetails
