@@ -573,7 +573,7 @@ extension ExportXMLReader {
         }
         summary.deliveredRecordCount += 1
         summary.repairedValueCount += repairs
-        if record.isInsideCorrelation { pendingCorrelation.record?.correlationMemberCount? += 1 }
+        if record.isInsideCorrelation { pendingCorrelation.countMember(record) }
         try handler.receive(record)
     }
 
@@ -582,7 +582,7 @@ extension ExportXMLReader {
         let pending = pendingCorrelation
         pendingCorrelation = PendingCorrelation()
         guard let record = pending.record else { return }
-        if let problem = pending.problem {
+        if let problem = pending.problem ?? pending.memberProblem {
             return addIssue(line: record.line, "a <Correlation> was skipped: \(problem)")
         }
         summary.repairedValueCount += pending.repairs

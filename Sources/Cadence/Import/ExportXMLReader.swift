@@ -645,4 +645,34 @@ struct PendingCorrelation {
     var repairs = 0
     /// Its depth (the count of open elements, itself included).
     var depth = 0
+    /// Its members delivered so far that are systolic and diastolic blood pressures.
+    var systolicMembers = 0
+    var diastolicMembers = 0
+
+    private static let systolic = QuantityType.identifierPrefix + "BloodPressureSystolic"
+    private static let diastolic = QuantityType.identifierPrefix + "BloodPressureDiastolic"
+
+    /// Counts a member record delivered.
+    mutating func countMember(_ member: ExportRecord) {
+        record?.correlationMemberCount? += 1
+        if member.type == Self.systolic { systolicMembers += 1 }
+        if member.type == Self.diastolic { diastolicMembers += 1 }
+    }
+
+    /// Why its members cannot make a correlation of its type, or nil: blood pressure needs exactly
+    /// one systolic and one diastolic member and nothing else, food at least one member (see How
+    /// Cadence computes, Identity).
+    var memberProblem: String? {
+        guard let record, let members = record.correlationMemberCount else { return nil }
+        switch CorrelationType(identifier: record.type) {
+        case .bloodPressure where systolicMembers != 1 || diastolicMembers != 1 || members != 2:
+            return "a blood pressure correlation needs exactly one systolic and one diastolic member; it has "
+                + "\(systolicMembers) systolic, \(diastolicMembers) diastolic and "
+                + "\(members - systolicMembers - diastolicMembers) other member(s)"
+        case .food where members == 0:
+            return "a food correlation needs at least one member; it has none"
+        default:
+            return nil
+        }
+    }
 }
