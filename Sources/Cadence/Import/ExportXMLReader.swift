@@ -39,6 +39,9 @@
 /// - Records without `type`, `sourceName`, `startDate` or `endDate` are malformed: counted
 ///   in ``ExportReadSummary/malformedRecordCount``, the first few kept with their line in
 ///   ``ExportReadSummary/issues``, and skipped. Unknown elements and attributes are ignored.
+/// - A `<Correlation>` whose members do not make its type (blood pressure: exactly one systolic
+///   and one diastolic member; food: at least one) is skipped and kept in
+///   ``ExportReadSummary/issues`` with its line and why; its members are still delivered.
 /// - A file that ends early throws ``CadenceError/Code/malformedInput`` from ``finish()``
 ///   saying that it is truncated; the records that were complete before the cut have been
 ///   delivered by then. An end tag that does not match its start tag throws at once.

@@ -129,7 +129,6 @@ final class FileByteSource {
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
         default: "a special file"
         }
     }
