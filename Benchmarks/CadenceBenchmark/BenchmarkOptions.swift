@@ -24,7 +24,7 @@ struct BenchmarkOptions: Sendable {
     var seed: UInt64 = 42
     /// When not empty, only figures whose name contains one of these are measured (stores are
     /// still generated and ingested, untimed when no ingest figure is selected; the quantity stores
-    /// are skipped when every text starts with `kinds`).
+    /// are skipped when every text starts with `kinds` or `workoutImport`).
     var only: [String] = []
     /// Days of the export the `kinds.…` figures generate and import: three years, or a quarter
     /// with `--quick`.
@@ -52,6 +52,8 @@ struct BenchmarkOptions: Sendable {
         stats` when `cadence` was built beside it. With
         --only kinds, it generates a three-year export.zip of every sample kind instead, and
         measures its import, time asleep per night, sleep and workout queries and a route read.
+        With --only workoutImport, it measures reading one workout of 1k, 10k and 100k children
+        (seconds per child) and the peak memory of 64 workouts sharing one route file.
 
         OPTIONS:
           --samples N[,N...]  Store sizes in samples; k/M/B suffixes allowed (default: 1M,10M).

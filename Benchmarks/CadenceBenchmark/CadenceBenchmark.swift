@@ -41,8 +41,11 @@ struct CadenceBenchmark {
 
         var report = BenchmarkReport(command: command, date: Date(), seed: options.seed, runs: options.runs,
                                      machine: .current(), results: [])
-        // `--only kinds…` alone needs no quantity store: skip generating and ingesting them.
-        let quantityFigures = options.only.isEmpty || options.only.contains { !$0.hasPrefix(KindsSuite.family) }
+        // `--only kinds…` or `--only workoutImport…` alone needs no quantity store: skip generating
+        // and ingesting them.
+        let quantityFigures = options.only.isEmpty || options.only.contains {
+            !$0.hasPrefix(KindsSuite.family) && !$0.hasPrefix(WorkoutImportSuite.family)
+        }
         for size in options.sampleCounts where quantityFigures {
             // The huge suite is about heart rate: the dense profile alone.
             for profile in options.isHuge(size) ? [SyntheticProfile.dense] : [.dense, .realistic] {
@@ -54,6 +57,8 @@ struct CadenceBenchmark {
         }
         let kinds = KindsSuite(options: options, workDirectory: workDirectory, log: standardError)
         if kinds.isSelected { report.results += try kinds.run() }
+        let workouts = WorkoutImportSuite(options: options, workDirectory: workDirectory, log: standardError)
+        if workouts.isSelected { report.results += try workouts.run() }
         report.machine.loadAverageAtEnd = MachineDescription.loadAverage()
 
         FileHandle.standardOutput.write(Data((ReportWriter.table(report) + "\n").utf8))

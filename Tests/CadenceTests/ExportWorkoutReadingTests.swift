@@ -163,6 +163,50 @@ struct ExportWorkoutReadingTests {
         #expect(summary.issues.count == 5, "\(reasons)")
     }
 
+    /// One workout with `count` children of each kind (events, statistics, metadata entries), and an
+    /// activity and an inline route with `count` children each, as `export.xml` text.
+    static func crowdedWorkout(children count: Int) -> String {
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#, #"<HealthData locale="en_CH">"#,
+                     #" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="Watch" startDate="2024-05-01 07:00:00 +0000" endDate="2024-05-02 07:00:00 +0000">"#]
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func time(_ index: Int) -> String {
+            "2024-05-01 \(twoDigits(7 + index / 3_600 % 17)):\(twoDigits(index / 60 % 60)):\(twoDigits(index % 60)) +0000"
+        }
+        for index in 0..<count {
+            lines.append(#"  <WorkoutEvent type="E\#(index)" date="\#(time(index))"/>"#)
+            lines.append(#"  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" average="\#(index)" unit="count/min"/>"#)
+            lines.append(#"  <MetadataEntry key="K\#(index)" value="\#(index)"/>"#)
+        }
+        lines.append(#"  <WorkoutActivity startDate="2024-05-01 07:00:00 +0000" duration="5">"#)
+        for index in 0..<count { lines.append(#"   <WorkoutEvent type="A\#(index)" date="\#(time(index))"/>"#) }
+        lines.append("  </WorkoutActivity>")
+        lines.append(#"  <WorkoutRoute sourceName="Watch">"#)
+        for index in 0..<count {
+            lines.append(#"   <Location date="\#(time(index))" latitude="47.\#(index)" longitude="8.5"/>"#)
+        }
+        lines += ["  </WorkoutRoute>", " </Workout>", "</HealthData>", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    // Every child list of a workout grows by appending in place: before, each child copied the
+    // list, and 30 k children of each kind took minutes; the time limit is far above the linear cost.
+    @Test("A workout with 30 k children of every kind keeps them all, in file order", .timeLimit(.minutes(1)))
+    func crowdedWorkoutKeepsEveryChild() throws {
+        let count = 30_000
+        let (sink, summary) = try WorkoutCollectingSink.read(Array(Self.crowdedWorkout(children: count).utf8))
+        #expect(summary.issues.isEmpty, "\(summary.issues.prefix(3))")
+        let workout = try #require(sink.workouts.first?.workout)
+        #expect(sink.workouts.count == 1)
+        #expect(workout.events.map(\.type) == (0..<count).map { WorkoutEventType("E\($0)") })
+        #expect(workout.statistics.map { $0.average ?? -1 } == (0..<count).map(Double.init))
+        #expect(workout.metadata.count == count)
+        #expect(workout.metadata["K\(count - 1)"] == "\(count - 1)")
+        #expect(workout.activities.count == 1)
+        #expect(workout.activities.first?.events.map(\.type) == (0..<count).map { WorkoutEventType("A\($0)") })
+        let route = try #require(workout.routes.first)
+        #expect(route.locations.latitudes == (0..<count).map { Double("47.\($0)") ?? .nan })
+    }
+
     /// The `<Workout>` tags of a text, as attribute dictionaries, by a regular expression.
     static func workoutTags(_ text: String) throws -> [[String: String]] {
         let tag = try Regex(#"<Workout ([^>]*)>"#)

@@ -243,4 +243,117 @@ struct HostileRouteTests {
         #expect(reason.contains("route_0.gpx cannot be read") && reason.contains(phrase), "\(reason)")
         #expect(reason.contains(zip.path), "the issue names the archive: \(reason)")
     }
+
+    @Test("A route file beside an unpacked export is read only if it is a regular file inside the export's folder",
+          .timeLimit(.minutes(1)), arguments: [
+              // A link to /dev/zero, which never ends.
+              ("dev-zero", "leads out of the export's folder"),
+              // A FIFO, which blocks a reader until a writer comes.
+              ("fifo", "is a FIFO, not a regular file"),
+              // A sparse file of 2 GiB, more than a route inside an archive may inflate to.
+              ("sparse", "holds more than the 1073741824 bytes a route file may"),
+              // A link to a well-formed route file outside the folder.
+              ("outside", "leads out of the export's folder"),
+          ])
+    func unboundedFileBesideExport(kind: String, phrase: String) throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let exportFolder = directory.appendingPathComponent("apple_health_export")
+        let routes = exportFolder.appendingPathComponent("workout-routes")
+        try FileManager.default.createDirectory(at: routes, withIntermediateDirectories: true)
+        let xml = exportFolder.appendingPathComponent("export.xml")
+        try Data(Self.export(workouts: 1).utf8).write(to: xml)
+        let route = routes.appendingPathComponent("route_0.gpx")
+        switch kind {
+        case "dev-zero":
+            try FileManager.default.createSymbolicLink(atPath: route.path, withDestinationPath: "/dev/zero")
+        case "fifo":
+            #expect(mkfifo(route.path, 0o600) == 0)
+        case "sparse":
+            #expect(FileManager.default.createFile(atPath: route.path, contents: Data(Self.route(points: 3).utf8)))
+            let handle = try FileHandle(forWritingTo: route)
+            try handle.truncate(atOffset: 2 << 30)
+            try handle.close()
+        default:
+            let outside = directory.appendingPathComponent("elsewhere.gpx")
+            try Data(Self.route(points: 3).utf8).write(to: outside)
+            try FileManager.default.createSymbolicLink(atPath: route.path, withDestinationPath: outside.path)
+        }
+        let (workouts, summary) = try Self.importExport(xml)
+        #expect(workouts.count == 1)
+        #expect(summary.imported == 1)
+        #expect(workouts.first?.routes.first?.locations.isEmpty == true)
+        #expect(workouts.first?.routes.first?.filePath == "/workout-routes/route_0.gpx")
+        #expect(summary.workoutRoutes == 0)
+        #expect(summary.routeIssues.map(\.line) == [3])
+        let reason = summary.routeIssues.first?.reason ?? ""
+        #expect(reason.contains("route_0.gpx cannot be read") && reason.contains(phrase), "\(reason)")
+    }
+
+    @Test("A link beside an unpacked export to a route file inside its folder is read")
+    func linkInsideExportFolder() throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let routes = directory.appendingPathComponent("workout-routes")
+        try FileManager.default.createDirectory(at: routes, withIntermediateDirectories: true)
+        let xml = directory.appendingPathComponent("export.xml")
+        try Data(Self.export(workouts: 1).utf8).write(to: xml)
+        try Data(Self.route(points: 3).utf8).write(to: directory.appendingPathComponent("kept.gpx"))
+        try FileManager.default.createSymbolicLink(atPath: routes.appendingPathComponent("route_0.gpx").path,
+                                                   withDestinationPath: "../kept.gpx")
+        let (workouts, summary) = try Self.importExport(xml)
+        #expect(summary.routeIssues.isEmpty, "\(summary.routeIssues)")
+        #expect(workouts.first?.routes.first?.locations.count == 3)
+    }
+
+    @Test("Workouts that name one route file share one reading of it, each stored with its points")
+    func sharedRouteFile() throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = Self.export(workouts: 6).replacingOccurrences(
+            of: #"route_\d+\.gpx"#, with: "route_0.gpx", options: .regularExpression)
+        let zip = directory.appendingPathComponent("export.zip")
+        try ZipFixtures.write([
+            ZipFixtures.Item(path: "apple_health_export/export.xml", data: Data(shared.utf8)),
+            ZipFixtures.Item(path: "apple_health_export/workout-routes/route_0.gpx", data: Data(Self.route(points: 10).utf8)),
+        ], to: zip)
+        // The budget still counts each workout's copy: the fifth gets what is left, the sixth none.
+        let (workouts, summary) = try Self.importExport(zip, budget: 45)
+        #expect(workouts.map { $0.routes.first?.locations.count ?? -1 } == [10, 10, 10, 10, 5, 0])
+        #expect(workouts[1].routes.first?.locations == workouts[0].routes.first?.locations)
+        #expect(summary.workoutRoutes == 5)
+        #expect(summary.routeIssueCount == 2)
+    }
+
+    @Test("The route cache reads a file once, keeps failures too, and holds a bounded number of points")
+    func routeCache() throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = WorkoutRouteFiles.besideExport(atPath: directory.appendingPathComponent("export.xml").path)
+        let route = directory.appendingPathComponent("a.gpx")
+        try Data(Self.route(points: 4).utf8).write(to: route)
+        var cache = RouteFileCache()
+        let first = try cache.reading("/a.gpx", from: files, limits: GPXReader.Limits()).get()
+        try FileManager.default.removeItem(at: route)
+        // Read once: the same reference, with or without its leading slash, comes from the cache.
+        #expect(try cache.reading("a.gpx", from: files, limits: GPXReader.Limits()).get().locations == first.locations)
+        #expect(first.locations.count == 4)
+        guard case .failure(let missing) = cache.reading("/b.gpx", from: files, limits: GPXReader.Limits()) else {
+            Issue.record("a missing file was read")
+            return
+        }
+        #expect(missing.code == .notFound)
+        // A file that takes the cache past its bound starts it over: the first file is read again.
+        let big = directory.appendingPathComponent("big.gpx")
+        try Data(Self.route(points: 3).utf8).write(to: big)
+        var small = RouteFileCache(maxPoints: 5)
+        try Data(Self.route(points: 4).utf8).write(to: route)
+        _ = small.reading("/a.gpx", from: files, limits: GPXReader.Limits())
+        _ = small.reading("/big.gpx", from: files, limits: GPXReader.Limits())
+        try FileManager.default.removeItem(at: route)
+        guard case .failure = small.reading("/a.gpx", from: files, limits: GPXReader.Limits()) else {
+            Issue.record("the cache held more points than its bound")
+            return
+        }
+    }
 }

@@ -43,11 +43,15 @@ final class BackgroundSaver: @unchecked Sendable {
 
     /// Waits for the save in flight, then starts saving `batches`.
     ///
-    /// - Parameter numberingOccurrences: Whether the batches' look-alike records are numbered
-    ///   first (SPEC §1), on the save thread, counting every batch so numbered before, so the
-    ///   numbering costs the reading nothing.
+    /// - Parameters:
+    ///   - batches: The batches, saved in one transaction.
+    ///   - numberingOccurrences: Whether the batches' look-alike records are numbered
+    ///     first (SPEC §1), on the save thread, counting every batch so numbered before, so the
+    ///     numbering costs the reading nothing.
+    ///   - weight: Samples' worth of memory the batches hold beyond one a row (a workout's route
+    ///     points, each about a sample's size in the store's head), counted toward the flush.
     /// - Throws: The error of an earlier save; `batches` are then not saved.
-    func save(_ batches: [QuantitySampleBatch], numberingOccurrences: Bool = false) throws {
+    func save(_ batches: [QuantitySampleBatch], numberingOccurrences: Bool = false, weight: Int = 0) throws {
         try finish()
         inFlight.enter()
         queue.async { [self] in
@@ -61,7 +65,7 @@ final class BackgroundSaver: @unchecked Sendable {
                 outcome.saved.saved += summary.saved
                 outcome.saved.duplicates += summary.duplicates
                 outcome.saved.keptDeleted += summary.keptDeleted
-                savedSinceFlush += summary.saved
+                savedSinceFlush += summary.saved + weight
                 if savedSinceFlush >= flushInterval {
                     try store.flush()
                     savedSinceFlush = 0

@@ -88,7 +88,9 @@ struct ExportWorkoutBuilder {
     ///   - line: The tag's line.
     mutating func start(name: String, attributes: Attributes?, problem: String?, depth: Int, isSelfClosing: Bool,
                         line: Int) -> Outcome {
-        guard var current = open else {
+        // Taken out, not copied: `open` keeping a second reference to the workout's arrays would
+        // make every append below copy them whole, quadratic in a workout's children.
+        guard var current = open.take() else {
             guard name == "Workout" else { return .none }
             var started = Open(line: line, depth: depth)
             if let problem {
@@ -99,17 +101,14 @@ struct ExportWorkoutBuilder {
             open = started
             return isSelfClosing ? end(depth: depth) : .none
         }
+        defer { open = current }
         guard depth > current.depth else { return .none }
         current.children += 1
         if current.children > Self.maxChildren {
             if current.problem == nil { current.problem = "it has more than \(Self.maxChildren) child elements" }
-            open = current
             return .none
         }
-        guard current.workout != nil, current.problem == nil else {
-            open = current
-            return .none
-        }
+        guard current.workout != nil, current.problem == nil else { return .none }
         do {
             if let problem { throw CadenceError(.malformedInput, problem) }
             guard let attributes else { return .none }
@@ -118,13 +117,12 @@ struct ExportWorkoutBuilder {
             issues.append(ImportIssue(line: line, reason: "a <\(name)> in the <Workout> of line \(current.line) "
                                                          + "was skipped: \(Self.reason(error))"))
         }
-        open = current
         return .none
     }
 
     /// Takes the end of the element at `depth`; the end of the workout completes it.
     mutating func end(depth: Int) -> Outcome {
-        guard var current = open else { return .none }
+        guard var current = open.take() else { return .none }
         if depth == current.depth + 1, current.workout != nil {
             if let activity = current.activity {
                 current.workout?.activities.append(activity)
@@ -134,10 +132,11 @@ struct ExportWorkoutBuilder {
                 current.workout?.routes.append(route)
                 current.route = nil
             }
-            open = current
         }
-        guard depth == current.depth else { return .none }
-        open = nil
+        guard depth == current.depth else {
+            open = current
+            return .none
+        }
         guard current.problem == nil, var workout = current.workout else {
             return .malformed(line: current.line, reason: current.problem ?? "it cannot be read")
         }

@@ -39,6 +39,9 @@
 /// - Records without `type`, `sourceName`, `startDate` or `endDate` are malformed: counted
 ///   in ``ExportReadSummary/malformedRecordCount``, the first few kept with their line in
 ///   ``ExportReadSummary/issues``, and skipped. Unknown elements and attributes are ignored.
+/// - A `<Correlation>` whose members do not make its type (blood pressure: exactly one systolic
+///   and one diastolic member; food: at least one) is skipped and kept in
+///   ``ExportReadSummary/issues`` with its line and why; its members are still delivered.
 /// - A file that ends early throws ``CadenceError/Code/malformedInput`` from ``finish()``
 ///   saying that it is truncated; the records that were complete before the cut have been
 ///   delivered by then. An end tag that does not match its start tag throws at once.
@@ -645,4 +648,34 @@ struct PendingCorrelation {
     var repairs = 0
     /// Its depth (the count of open elements, itself included).
     var depth = 0
+    /// Its members delivered so far that are systolic and diastolic blood pressures.
+    var systolicMembers = 0
+    var diastolicMembers = 0
+
+    private static let systolic = QuantityType.identifierPrefix + "BloodPressureSystolic"
+    private static let diastolic = QuantityType.identifierPrefix + "BloodPressureDiastolic"
+
+    /// Counts a member record delivered.
+    mutating func countMember(_ member: ExportRecord) {
+        record?.correlationMemberCount? += 1
+        if member.type == Self.systolic { systolicMembers += 1 }
+        if member.type == Self.diastolic { diastolicMembers += 1 }
+    }
+
+    /// Why its members cannot make a correlation of its type, or nil: blood pressure needs exactly
+    /// one systolic and one diastolic member and nothing else, food at least one member (see How
+    /// Cadence computes, Identity).
+    var memberProblem: String? {
+        guard let record, let members = record.correlationMemberCount else { return nil }
+        switch CorrelationType(identifier: record.type) {
+        case .bloodPressure where systolicMembers != 1 || diastolicMembers != 1 || members != 2:
+            return "a blood pressure correlation needs exactly one systolic and one diastolic member; it has "
+                + "\(systolicMembers) systolic, \(diastolicMembers) diastolic and "
+                + "\(members - systolicMembers - diastolicMembers) other member(s)"
+        case .food where members == 0:
+            return "a food correlation needs at least one member; it has none"
+        default:
+            return nil
+        }
+    }
 }

@@ -28,11 +28,17 @@ final class FileByteSource {
 
     /// Opens a regular file for reading.
     ///
-    /// - Parameter path: The file.
-    /// - Throws: ``CadenceError`` with ``CadenceError/Code/notFound`` or ``CadenceError/Code/io``.
-    init(path: String) throws {
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - regularOnly: Whether anything but a regular file is refused: a FIFO, device or socket
+    ///     (which could block or never end) fails at once, before a read or a wait for a writer,
+    ///     and a symbolic link as the last component is not followed.
+    /// - Throws: ``CadenceError`` with ``CadenceError/Code/notFound`` or ``CadenceError/Code/io``;
+    ///   with `regularOnly`, ``CadenceError/Code/hostileInput`` for a file that is not regular.
+    init(path: String, regularOnly: Bool = false) throws {
         self.path = path
-        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer.
+        let opened = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK | O_NOFOLLOW : 0))
         guard opened >= 0 else { throw Self.error(errno, "cannot open it", path: path) }
         var status = stat()
         guard fstat(opened, &status) == 0 else {
@@ -40,9 +46,14 @@ final class FileByteSource {
             close(opened)
             throw Self.error(code, "cannot read its size", path: path)
         }
-        guard (status.st_mode & S_IFMT) != S_IFDIR else {
+        let kind = status.st_mode & S_IFMT
+        guard kind != S_IFDIR else {
             close(opened)
             throw CadenceError(.io, "is a directory, not a file", path: path)
+        }
+        guard !regularOnly || kind == S_IFREG else {
+            close(opened)
+            throw CadenceError(.hostileInput, "is \(Self.describe(kind)), not a regular file", path: path)
         }
         descriptor = opened
         size = Int64(status.st_size)
@@ -109,6 +120,17 @@ final class FileByteSource {
         #else
         return Darwin.read(descriptor, base, count)
         #endif
+    }
+
+    /// What a file of the kind `kind` (`st_mode & S_IFMT`) is, in words.
+    private static func describe(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
     }
 
     /// An error for a failed system call.

@@ -116,10 +116,10 @@ public struct HealthDataImporter: Sendable {
     /// The bounds on reading one workout route file (GPX); a route of more than its
     /// ``GPXReader/Limits/maxPoints`` keeps its first points and is reported.
     package var routeLimits = GPXReader.Limits()
-    /// The most route points one import keeps, all routes together: routes are stored with their
-    /// workouts, 64 bytes a point before encoding, so this bounds the memory and the chunk bytes an
-    /// import's routes take (8 Mi points: over 2,300 hours at one point a second). Routes past it
-    /// are cut or not read, and reported.
+    /// The most route points one import keeps, all routes together (each workout's copy of a shared
+    /// file counted): this bounds the chunk bytes an import's routes take (8 Mi points: over 2,300
+    /// hours at one point a second), while their memory is bounded by the points saved at a time.
+    /// Routes past it are cut or not read, and reported.
     package var routePointBudget = 1 << 23
     /// Receives each batch's workouts, numbered and with their routes read, in file order, once
     /// they are handed to the store to be saved.

@@ -6,6 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 extension ImportPipeline {
+    /// The most route points of workouts handed to one save: the workouts of a batch go to the
+    /// store in groups of about this many points, so that the routes being encoded and saved, and
+    /// those waiting for the store's next flush, stay bounded whatever the batch holds.
+    static let routePointsPerSave = 1 << 18
+
     /// Takes the workouts the collector read since the last batch, numbers look-alike workouts in
     /// file order (their identity, SPEC §1), reads their routes' GPX files, saves them (a workout
     /// already stored counts as a duplicate) and hands them to ``HealthDataImporter/workoutHandler``.
@@ -14,12 +19,14 @@ extension ImportPipeline {
     /// ``ImportSummary/routeIssues``; its workout still comes out, the route with its path and no
     /// points (SPEC §13). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
     /// what is left of ``HealthDataImporter/routePointBudget``, keeps its first points and is
-    /// reported with how many it had; so is a route of inline `<Location>` elements.
+    /// reported with how many it had; so is a route of inline `<Location>` elements. A file that
+    /// several workouts name is read once (see ``RouteFileCache``); each workout's copy of its
+    /// points counts against the budget, as each is stored.
     mutating func saveWorkouts() throws {
         let read = collector.takeWorkouts()
         guard !read.isEmpty, !dryRun else { return }
-        var workouts: [Workout] = []
-        workouts.reserveCapacity(read.count)
+        var group: [Workout] = []
+        var groupPoints = 0
         for (workout, line) in read {
             var workout = workout
             workout.uuid = workout.derivedUUID(occurrence: Int(workoutOccurrences.next(workout.identityKey)))
@@ -31,16 +38,29 @@ extension ImportPipeline {
                 if !fromFile && !workout.routes[index].locations.isEmpty {
                     boundInlineRoute(&workout.routes[index], workoutLine: line)
                 }
+                groupPoints += workout.routes[index].locations.count
             }
-            workouts.append(workout)
+            group.append(workout)
+            if groupPoints >= Self.routePointsPerSave {
+                try save(group, routePoints: groupPoints)
+                group = []
+                groupPoints = 0
+            }
         }
+        if !group.isEmpty { try save(group, routePoints: groupPoints) }
+    }
+
+    /// Hands workouts to the saver, their route points counted toward the store's next flush, and
+    /// to the importer's handler.
+    private func save(_ workouts: [Workout], routePoints: Int) throws {
         try saver.save(QuantitySampleBatch.grouping(workouts, series: { _ in .series(Workout.typeIdentifier) }) {
             try $0.append($1)
-        })
+        }, weight: routePoints)
         try importer.workoutHandler?(workouts)
     }
 
-    /// Reads one route file into `route`, or reports why it cannot be read.
+    /// Reads one route file into `route` (or takes the reading of a workout before that named the
+    /// same file), or reports why it cannot be read.
     ///
     /// - Returns: Whether the file was read (its points then replace any inline ones).
     private mutating func readRoute(_ reference: String, into route: inout WorkoutRoute, workoutLine: Int) -> Bool {
@@ -56,28 +76,28 @@ extension ImportPipeline {
                     + "\(routePointsKept) points, the most one import keeps")
             return false
         }
-        var limits = importer.routeLimits
-        limits.maxPoints = min(limits.maxPoints, budget)
-        do {
-            let (locations, read) = try routeFiles.read(reference, limits: limits)
+        switch routeCache.reading(reference, from: routeFiles, limits: importer.routeLimits) {
+        case .failure(let error):
+            collector.summary.reportRoute(line: workoutLine, "its route file \(reference) cannot be read: \(error.description)")
+            return false
+        case .success(let (locations, read)):
+            let kept = min(locations.count, budget)
             route.locations = locations
-            routePointsKept += locations.count
+            route.locations.keepFirst(kept)
+            routePointsKept += kept
             collector.summary.workoutRoutes += 1
             if read.skippedPointCount > 0, let first = read.issues.first {
                 collector.summary.reportRoute(
                     line: workoutLine, "\(read.skippedPointCount) point(s) of its route file \(reference) were "
                         + "skipped; the first at line \(first.line): \(first.reason)")
             }
-            if read.droppedPointCount > 0 {
+            let total = locations.count + read.droppedPointCount
+            if total > kept {
                 collector.summary.reportRoute(
-                    line: workoutLine, "its route file \(reference) has \(locations.count + read.droppedPointCount) "
-                        + "points, more than \(bound(limits.maxPoints)): only its first \(locations.count) are stored")
+                    line: workoutLine, "its route file \(reference) has \(total) points, more than "
+                        + "\(bound(min(importer.routeLimits.maxPoints, budget))): only its first \(kept) are stored")
             }
             return true
-        } catch {
-            let reason = (error as? CadenceError)?.description ?? "\(error)"
-            collector.summary.reportRoute(line: workoutLine, "its route file \(reference) cannot be read: \(reason)")
-            return false
         }
     }
 

@@ -33,6 +33,8 @@ struct ImportPipeline {
     var routeFiles: WorkoutRouteFiles?
     /// Route points kept so far, against ``HealthDataImporter/routePointBudget``.
     var routePointsKept = 0
+    /// The route files read so far, for workouts that name the same file.
+    var routeCache = RouteFileCache()
 
     /// Records between progress reports.
     static let progressInterval = 10_000
