@@ -441,7 +441,7 @@ struct SampleCollector {
         return device
     }
 
-    /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
+    /// An export date (`2017-01-22 18:57:52 +0200`, or iOS 8's `20170122185752+0200`) or an RFC 3339 one.
     static func parseDate(_ text: String) throws -> Timestamp {
         var text = text
         return try text.withUTF8(parseDate)
@@ -453,7 +453,13 @@ struct SampleCollector {
         if bytes.count > 10, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") {
             return try parseRFC3339(bytes)
         }
-        do { return try parseExport(bytes) } catch { return try parseRFC3339(bytes) }
+        do {
+            return try parseExport(bytes)
+        } catch {
+            // RFC 3339 with a space for its 'T'; when that fails too, the export's reason says more.
+            if let timestamp = try? parseRFC3339(bytes) { return timestamp }
+            throw error
+        }
     }
 
     /// A decimal number, allowing spaces around it.
