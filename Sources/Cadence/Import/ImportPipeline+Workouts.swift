@@ -11,7 +11,7 @@ extension ImportPipeline {
     /// already stored counts as a duplicate) and hands them to ``HealthDataImporter/workoutHandler``.
     ///
     /// A route file that is missing or cannot be read is reported in
-    /// ``ImportSummary/routeIssues``; its workout still comes out, the route with its path and no
+    /// ``ImportSummary/routeIssues`` (once, with the first workout that names it); its workout still comes out, the route with its path and no
     /// points (SPEC §13). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
     /// what is left of ``HealthDataImporter/routePointBudget``, keeps its first points and is
     /// reported with how many it had; so is a route of inline `<Location>` elements.
@@ -40,11 +40,14 @@ extension ImportPipeline {
         try importer.workoutHandler?(workouts)
     }
 
-    /// Reads one route file into `route`, or reports why it cannot be read.
+    /// Reads one route file into `route`, or reports why it cannot be read: once per file, however
+    /// many routes name it.
     ///
     /// - Returns: Whether the file was read (its points then replace any inline ones).
     private mutating func readRoute(_ reference: String, into route: inout WorkoutRoute, workoutLine: Int) -> Bool {
+        guard !unreadableRouteFiles.contains(reference) else { return false }
         guard let routeFiles else {
+            unreadableRouteFiles.insert(reference)
             collector.summary.reportRoute(line: workoutLine, "its route file \(reference) was not read: "
                                           + "the import has no folder or archive to find it in")
             return false
@@ -75,6 +78,7 @@ extension ImportPipeline {
             }
             return true
         } catch {
+            unreadableRouteFiles.insert(reference)
             let reason = (error as? CadenceError)?.description ?? "\(error)"
             collector.summary.reportRoute(line: workoutLine, "its route file \(reference) cannot be read: \(reason)")
             return false

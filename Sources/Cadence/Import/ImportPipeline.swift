@@ -33,6 +33,8 @@ struct ImportPipeline {
     var routeFiles: WorkoutRouteFiles?
     /// Route points kept so far, against ``HealthDataImporter/routePointBudget``.
     var routePointsKept = 0
+    /// Route files that could not be read, so that one named by several routes is reported once.
+    var unreadableRouteFiles: Set<String> = []
 
     /// Records between progress reports.
     static let progressInterval = 10_000
