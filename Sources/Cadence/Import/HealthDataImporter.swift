@@ -153,7 +153,8 @@ public struct HealthDataImporter: Sendable {
     /// - Throws: ``CadenceError`` naming the file, with nothing stored: `notFound`/`io` when it
     ///   cannot be read, `malformedInput` when it is not what its name says or is damaged before
     ///   any record, `hostileInput` for a refused archive, and in strict mode `malformedInput` for
-    ///   the first bad record or the damage; or the store's error when saving fails.
+    ///   the first bad record or the damage; or the store's error when saving fails (what was
+    ///   saved before it stays).
     public func importFile(atPath path: String) throws -> ImportSummary {
         let source = importSource(forFileAt: path)
         if strict {
@@ -184,8 +185,7 @@ public struct HealthDataImporter: Sendable {
         } catch {
             // A failed save throws here: the store's error, not the file's.
             try pipeline.finish()
-            let damage = (error as? CadenceError) ?? CadenceError(.io, "\(error)", path: path)
-            guard pipeline.hasReadRecords else { throw damage }
+            guard let damage = error as? CadenceError, pipeline.hasReadRecords else { throw error }
             var summary = pipeline.summary
             summary.stoppedAt = ImportIssue(line: damage.line ?? 0, reason: damage.message)
             return summary
