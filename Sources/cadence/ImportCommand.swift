@@ -22,10 +22,15 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Zips are read in place, never unpacked to disk; memory stays bounded whatever the size. \
             A file (export or CSV) is read on every core (--jobs to use fewer, e.g. when several \
-            imports run at once). Display units are converted to canonical ones. A record that cannot be read is counted \
-            and reported with its line number, and the rest of the file still imports; with \
-            --strict such a record fails its file and leaves the store as it was (later files are \
-            then not imported). CSV columns: type,sourceName,unit,startDate,endDate,value required; \
+            imports run at once). Display units are converted to canonical ones; exports of every \
+            generation are read (iOS 8's source= and 20140104084300-0800 dates too). A record that \
+            cannot be read is counted and reported with its line number, and the rest of the file \
+            still imports; with --strict such a record fails its file and leaves the store as it was \
+            (later files are then not imported). A file fails when every record was rejected, or \
+            when damage (a truncated file) stops the reading: what was read before it stays \
+            imported, and the summary counts it per kind with the line where reading stopped. When \
+            no file stored anything, a store folder the import created is removed again. CSV \
+            columns: type,sourceName,unit,startDate,endDate,value required; \
             uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata. Samples \
             deleted from the store (cadence delete) stay deleted when a file holding them is \
             imported again, unless --restore-deleted is given.
@@ -60,6 +65,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The first folder of the store's path that is missing now: opening creates it, and it is
+        // removed again if nothing gets stored in it.
+        let createdFolder = Self.firstMissingFolder(of: storeOptions.store)
         let store = try storeOptions.openForWriting()
         var summaries: [ImportSummary] = []
         var failures: [CadenceError] = []
@@ -73,14 +81,20 @@ struct ImportCommand: ParsableCommand {
                 let summary = try importer.importFile(atPath: file)
                 bar.finish()
                 summaries.append(summary)
+                guard let failure = Self.failure(of: summary) else { continue }
+                failures.append(failure)
             } catch let error as CadenceError {
                 bar.finish()
                 failures.append(error.path == nil ? CadenceError(error.code, error.message, path: file, line: error.line) : error)
-                StandardStreams.writeError("Error: \(failures[failures.count - 1].description)")
-                if strict { break }
             }
+            StandardStreams.writeError("Error: \(failures[failures.count - 1].description)")
+            if strict { break }
         }
         let flushFailure = CommittedClose.close(store)
+        if let createdFolder, !failures.isEmpty, flushFailure == nil, summaries.allSatisfy({ $0.imported == 0 }) {
+            // Every file failed before storing anything: leave no empty store behind.
+            try? FileManager.default.removeItem(atPath: createdFolder)
+        }
 
         var output = StandardOutput()
         switch format {
@@ -96,7 +110,43 @@ struct ImportCommand: ParsableCommand {
         if !failures.isEmpty { throw ExitCode.failure }
     }
 
+    /// The first folder along `path` (the folder itself included) that does not exist, if any.
+    static func firstMissingFolder(of path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") where component != "." {
+            prefix += component
+            if !FileManager.default.fileExists(atPath: prefix) { return prefix }
+            prefix += "/"
+        }
+        return nil
+    }
+
+    /// The error a failed import is reported with (see ``ImportSummary/failed``), or nil when it
+    /// did not fail.
+    static func failure(of summary: ImportSummary) -> CadenceError? {
+        let committed = "\(NumberText.grouped(summary.imported)) sample(s) imported before it are kept"
+        if let damage = summary.stoppedAt {
+            return CadenceError(.malformedInput, "\(damage.reason); reading stopped there, and the "
+                                + committed, path: summary.file, line: damage.line)
+        }
+        guard summary.rejectedEveryRecord else { return nil }
+        let first = summary.rejections.first.map { "; the first, at line \($0.line): \($0.reason)" } ?? ""
+        return CadenceError(.malformedInput, "every record was rejected (\(NumberText.grouped(summary.rejected))), "
+                            + "so nothing was imported\(first)", path: summary.file)
+    }
+
     // MARK: Output
+
+    /// The kinds of sample an import stores, with the names the summary gives them.
+    static let kindNames: [(kind: SampleKind, name: String)] = [
+        (.quantity, "quantity samples"), (.category, "category samples"), (.correlation, "correlations"),
+        (.workout, "workouts"),
+    ]
+
+    /// Samples imported of each kind, as a JSON object with every kind.
+    private static func kinds(_ counts: [SampleKind: Int]) -> JSONValue {
+        .object(kindNames.map { ($0.kind.rawValue, .integer(counts[$0.kind] ?? 0)) })
+    }
 
     /// Rejections or route issues as JSON objects of their line and reason.
     private static func issues(_ issues: [ImportSummary.Rejection]) -> JSONValue {
@@ -109,6 +159,10 @@ struct ImportCommand: ParsableCommand {
                 .object([
                     ("file", .string(summary.file)),
                     ("imported", .integer(summary.imported)),
+                    ("importedByKind", kinds(summary.importedByKind)),
+                    ("failed", .bool(summary.failed)),
+                    ("stoppedAt", summary.stoppedAt.map { .object([("line", .integer($0.line)), ("reason", .string($0.reason))]) }
+                        ?? .null),
                     ("duplicates", .integer(summary.duplicates)),
                     ("keptDeleted", .integer(summary.keptDeleted)),
                     ("rejected", .integer(summary.rejected)),
@@ -128,6 +182,9 @@ struct ImportCommand: ParsableCommand {
             })),
             ("totals", .object([
                 ("imported", .integer(summaries.reduce(0) { $0 + $1.imported })),
+                ("importedByKind", kinds(summaries.reduce(into: [SampleKind: Int]()) { total, summary in
+                    total.merge(summary.importedByKind, uniquingKeysWith: +)
+                })),
                 ("duplicates", .integer(summaries.reduce(0) { $0 + $1.duplicates })),
                 ("rejected", .integer(summaries.reduce(0) { $0 + $1.rejected })),
             ])),
@@ -149,6 +206,9 @@ struct ImportCommand: ParsableCommand {
             var table = TableRenderer(columns: [.init("Records"), .init("Count", alignment: .right)])
             table.showsHeader = false
             table.append(["  imported", NumberText.grouped(summary.imported)])
+            for (kind, name) in kindNames where summary.importedByKind[kind, default: 0] > 0 {
+                table.append(["    " + name, NumberText.grouped(summary.importedByKind[kind, default: 0])])
+            }
             table.append(["  duplicates skipped", NumberText.grouped(summary.duplicates)])
             table.append(["  rejected", NumberText.grouped(summary.rejected)])
             for (type, count) in summary.unknownTypes.sorted(by: { $0.key < $1.key }) {
@@ -180,6 +240,12 @@ struct ImportCommand: ParsableCommand {
             }
             if summary.rejected > listedRejections {
                 text += "  … and \(summary.rejected - min(listedRejections, summary.rejections.count)) more rejected records\n"
+            }
+            if let damage = summary.stoppedAt {
+                text += "  FAILED: reading stopped at \(TerminalText.escaped(summary.file)):\(damage.line): "
+                    + "\(TerminalText.escaped(damage.reason)); the counts above are what was imported before it\n"
+            } else if summary.rejectedEveryRecord {
+                text += "  FAILED: every record was rejected, so nothing was imported\n"
             }
         }
         if summaries.count > 1 {

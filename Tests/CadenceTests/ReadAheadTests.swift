@@ -81,7 +81,7 @@ struct ReadAheadTests {
         #expect(final.delivered <= 5 + 2 + 1)
     }
 
-    @Test("A corrupt export.zip imports what came before the damage, then fails with malformedInput")
+    @Test("A corrupt export.zip imports what came before the damage, and its summary says where reading stopped")
     func corruptZipImport() throws {
         let directory = try ImportFixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -99,13 +99,12 @@ struct ReadAheadTests {
             let store = HealthStore.inMemory()
             var importer = HealthDataImporter(store: store, batchSize: 500, parallelism: parallelism)
             importer.segmentBytes = 64 << 10
-            #expect {
-                _ = try importer.importFile(atPath: corrupt.path)
-            } throws: { error in
-                (error as? CadenceError)?.code == .malformedInput && (error as? CadenceError)?.path == corrupt.path
-            }
+            let summary = try importer.importFile(atPath: corrupt.path)
+            let stopped = try #require(summary.stoppedAt)
+            #expect(summary.failed && stopped.reason.contains("corrupt") && stopped.line > 1, "\(stopped)")
             let kept = try store.info().types.reduce(0) { $0 + $1.samples }
             #expect(kept > 0 && kept < complete.imported, "\(parallelism) cores: kept \(kept) of \(complete.imported)")
+            #expect(summary.imported == kept)
         }
     }
 }

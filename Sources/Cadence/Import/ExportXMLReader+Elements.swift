@@ -233,6 +233,14 @@ extension ExportXMLReader {
     /// ``ExportRecordView`` needs them, their repairs counted; nil for any other, which then
     /// takes the ``fill(_:from:problem:repairs:)`` path that reports what is wrong with it.
     private mutating func recordView(_ bytes: UnsafePointer<UInt8>, line: Int) -> ExportRecordView? {
+        // iOS 8's exports name the source in `source`: it stands in for `sourceName` for the view
+        // alone (the general path reports a problem under the attribute's own name).
+        let source = slots[AttributeSlot.source]
+        if slots[AttributeSlot.sourceName].start < 0 && source.start >= 0 {
+            slots[AttributeSlot.sourceName] = source
+            defer { slots[AttributeSlot.sourceName] = ValueSlice() }
+            return recordView(bytes, line: line)
+        }
         guard let start = exportTimestamp(AttributeSlot.startDate, bytes),
               let end = exportTimestamp(AttributeSlot.endDate, bytes) else { return nil }
         var creation: Timestamp?

@@ -52,6 +52,19 @@ public struct ImportSummary: Sendable, Codable {
     public var routeIssues: [Rejection] = []
     /// Bytes read (of the uncompressed XML for a zip).
     public var bytesRead = 0
+    /// Of ``imported``, the samples stored of each kind: what `cadence info` counts of this import.
+    public var importedByKind: [SampleKind: Int] = [:]
+    /// Where reading stopped when damage (a truncated or corrupt file) cut the import short: the
+    /// line (0 when the damage names none, as a CSV file that cannot be read further) and the
+    /// reason. Everything this summary counts was read before it, and is committed.
+    public var stoppedAt: ImportIssue?
+
+    /// Whether records were read and every one of them was rejected, so that nothing was stored.
+    public var rejectedEveryRecord: Bool { rejected > 0 && imported == 0 && duplicates == 0 }
+
+    /// Whether the import failed: damage stopped it (``stoppedAt``), or it rejected every record
+    /// (``rejectedEveryRecord``). What it stored before then stays stored, and is counted here.
+    public var failed: Bool { stoppedAt != nil || rejectedEveryRecord }
 
     /// The most rejections kept with their reasons.
     static let keptRejections = 20
@@ -138,10 +151,16 @@ public struct HealthDataImporter: Sendable {
 
     /// Imports one file, choosing the reader by its extension (`.zip`, `.xml`, `.csv`).
     ///
-    /// - Throws: ``CadenceError`` naming the file: `notFound`/`io` when it cannot be read,
-    ///   `malformedInput` when it is truncated or not what its name says (after the complete
-    ///   records before the damage were imported, unless `strict`), `hostileInput` for a refused
-    ///   archive, and in strict mode `malformedInput` for the first bad record.
+    /// A file that damage cuts short after records were read (a truncated or corrupt file) keeps
+    /// what was complete before the damage: the summary counts what was committed and says where
+    /// reading stopped (``ImportSummary/stoppedAt``). That, and a file whose every record was
+    /// rejected, is a failed import (``ImportSummary/failed``), though not thrown.
+    ///
+    /// - Throws: ``CadenceError`` naming the file, with nothing stored: `notFound`/`io` when it
+    ///   cannot be read, `malformedInput` when it is not what its name says or is damaged before
+    ///   any record, `hostileInput` for a refused archive, and in strict mode `malformedInput` for
+    ///   the first bad record or the damage; or the store's error when saving fails (what was
+    ///   saved before it stays).
     public func importFile(atPath path: String) throws -> ImportSummary {
         let source = importSource(forFileAt: path)
         if strict {
@@ -151,12 +170,17 @@ public struct HealthDataImporter: Sendable {
                                    "\(check.rejected) record(s) cannot be imported (strict mode, nothing was imported); first: \(first.reason)",
                                    path: path, line: first.line)
             }
+            if let damage = check.stoppedAt {
+                throw CadenceError(.malformedInput, "\(damage.reason) (strict mode, nothing was imported)",
+                                   path: path, line: damage.line)
+            }
         }
         return try run(source, path: path, dryRun: false)
     }
 
     /// One pass over one file. When reading fails, what was complete before the damage is still
-    /// saved (unless strict mode checked the file first), then the error is thrown.
+    /// saved (unless strict mode checked the file first) and the summary says where reading
+    /// stopped; the error is thrown instead when no record was read before it.
     private func run(_ source: any ImportSource, path: String, dryRun: Bool) throws -> ImportSummary {
         var pipeline = ImportPipeline(importer: self, path: path, dryRun: dryRun)
         // However reading ends, no save is left running behind the caller's back (after an error,
@@ -165,8 +189,12 @@ public struct HealthDataImporter: Sendable {
         do {
             try source.read(into: &pipeline)
         } catch {
+            // A failed save throws here: the store's error, not the file's.
             try pipeline.finish()
-            throw error
+            guard let damage = error as? CadenceError, pipeline.hasReadRecords else { throw error }
+            var summary = pipeline.summary
+            summary.stoppedAt = ImportIssue(line: damage.line ?? 0, reason: damage.message)
+            return summary
         }
         try pipeline.finish()
         return pipeline.summary

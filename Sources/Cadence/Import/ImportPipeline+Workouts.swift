@@ -16,7 +16,7 @@ extension ImportPipeline {
     /// already stored counts as a duplicate) and hands them to ``HealthDataImporter/workoutHandler``.
     ///
     /// A route file that is missing or cannot be read is reported in
-    /// ``ImportSummary/routeIssues``; its workout still comes out, the route with its path and no
+    /// ``ImportSummary/routeIssues`` (once, with the first workout that names it); its workout still comes out, the route with its path and no
     /// points (SPEC §13). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
     /// what is left of ``HealthDataImporter/routePointBudget``, keeps its first points and is
     /// reported with how many it had; so is a route of inline `<Location>` elements. A file that
@@ -60,11 +60,13 @@ extension ImportPipeline {
     }
 
     /// Reads one route file into `route` (or takes the reading of a workout before that named the
-    /// same file), or reports why it cannot be read.
+    /// same file), or reports why it cannot be read: once per file, however many routes name it.
     ///
     /// - Returns: Whether the file was read (its points then replace any inline ones).
     private mutating func readRoute(_ reference: String, into route: inout WorkoutRoute, workoutLine: Int) -> Bool {
+        guard !unreadableRouteFiles.contains(reference) else { return false }
         guard let routeFiles else {
+            unreadableRouteFiles.insert(reference)
             collector.summary.reportRoute(line: workoutLine, "its route file \(reference) was not read: "
                                           + "the import has no folder or archive to find it in")
             return false
@@ -78,6 +80,7 @@ extension ImportPipeline {
         }
         switch routeCache.reading(reference, from: routeFiles, limits: importer.routeLimits) {
         case .failure(let error):
+            unreadableRouteFiles.insert(reference)
             collector.summary.reportRoute(line: workoutLine, "its route file \(reference) cannot be read: \(error.description)")
             return false
         case .success(let (locations, read)):

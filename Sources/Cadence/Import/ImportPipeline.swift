@@ -35,6 +35,11 @@ struct ImportPipeline {
     var routePointsKept = 0
     /// The route files read so far, for workouts that name the same file.
     var routeCache = RouteFileCache()
+    /// Route files that could not be read, so that one named by several routes is reported once.
+    var unreadableRouteFiles: Set<String> = []
+    /// The store's samples of each type before the import: the import's own, by kind, are the
+    /// difference once it is done.
+    private let samplesBefore: [String: Int]
 
     /// Records between progress reports.
     static let progressInterval = 10_000
@@ -45,6 +50,19 @@ struct ImportPipeline {
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
                                 restoringDeleted: importer.restoresDeleted)
+        samplesBefore = Self.sampleCounts(of: importer.store)
+    }
+
+    /// The samples of each type the store holds.
+    ///
+    /// - Complexity: O(*t*) for *t* types; nothing is read from disk.
+    private static func sampleCounts(of store: HealthStore) -> [String: Int] {
+        store.snapshot().types.mapValues(\.sampleCount)
+    }
+
+    /// Whether the import read any record (stored, a duplicate or rejected) before it ended.
+    var hasReadRecords: Bool {
+        collector.records > 0 || summary.imported > 0 || summary.duplicates > 0 || summary.rejected > 0
     }
 
     /// What the import did so far.
@@ -79,6 +97,12 @@ struct ImportPipeline {
         collector.summary.duplicates = saved.duplicates
         collector.summary.keptDeleted = saved.keptDeleted
         collector.summary.bytesRead = bytesRead
+        guard !dryRun else { return }
+        var byKind: [SampleKind: Int] = [:]
+        for (identifier, count) in Self.sampleCounts(of: importer.store) where count != samplesBefore[identifier] {
+            byKind[SampleKind(identifier: identifier), default: 0] += count - (samplesBefore[identifier] ?? 0)
+        }
+        collector.summary.importedByKind = byKind
     }
 
     /// Waits for any save still running, after a failure that is reported instead.

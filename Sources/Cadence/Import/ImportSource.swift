@@ -38,7 +38,11 @@ struct ExportXMLFileSource: ImportSource {
     func read(into pipeline: inout ImportPipeline) throws {
         var reader = exportReader(path: path, pipeline)
         pipeline.routeFiles = .besideExport(atPath: path)
-        pipeline.collector.note(try reader.readFile(at: path, into: &pipeline))
+        do {
+            pipeline.collector.note(try reader.readFile(at: path, into: &pipeline))
+        } catch {
+            throw reader.stopped(by: error, noting: &pipeline)
+        }
     }
 }
 
@@ -52,11 +56,26 @@ struct ExportArchiveSource: ImportSource {
         var reader = exportReader(path: path + "/" + archive.entryPath, pipeline)
         pipeline.routeFiles = .archive(archive)
         let ahead = max(2, pipeline.importer.parallelism * pipeline.importer.segmentBytes / ExportArchive.streamBlockSize)
-        try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
-            try reader.feed(block, into: &pipeline.collector)
-            try pipeline.didRead(bytes: block.count)
+        do {
+            try readAhead(capacity: ahead, produce: { deliver in try archive.streamExport(to: deliver) }) { block in
+                try reader.feed(block, into: &pipeline.collector)
+                try pipeline.didRead(bytes: block.count)
+            }
+            pipeline.collector.note(try reader.finish(into: &pipeline.collector))
+        } catch {
+            throw reader.stopped(by: error, noting: &pipeline)
         }
-        pipeline.collector.note(try reader.finish(into: &pipeline.collector))
+    }
+}
+
+extension SegmentedReader where Reader == ExportXMLReader {
+    /// After `error` stopped the reading: notes what the reader saw before it (elements, malformed
+    /// records), and returns the error naming the line reading stopped at when it names none and
+    /// records were read (a broken archive, a failed read; not a file that cannot be opened).
+    func stopped(by error: any Error, noting pipeline: inout ImportPipeline) -> any Error {
+        pipeline.collector.note(reader.summary)
+        guard let error = error as? CadenceError, error.line == nil, pipeline.hasReadRecords else { return error }
+        return error.located(path: nil, line: reader.line)
     }
 }
 

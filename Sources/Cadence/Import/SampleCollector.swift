@@ -227,11 +227,7 @@ struct SampleCollector {
             if let cached = units[ExactString(unitText)] {
                 unit = cached
             } else {
-                do { unit = try HealthUnit(unitText) } catch let error as CadenceError {
-                    return summary.reject(line: line, error.message)
-                } catch {
-                    return summary.reject(line: line, "\(error)")
-                }
+                do { unit = try HealthUnit(unitText) } catch { return summary.reject(line: line, error) }
                 units[ExactString(unitText)] = unit
             }
             if let known = QuantityType.known(identifier) {
@@ -253,10 +249,8 @@ struct SampleCollector {
             if let cached = conversions[conversionKey] {
                 conversion = cached
             } else {
-                do { conversion = try unit.conversion(to: type.canonicalUnit) } catch let error as CadenceError {
-                    return summary.reject(line: line, "\(error.message) for \(type.shortIdentifier)")
-                } catch {
-                    return summary.reject(line: line, "\(error)")
+                do { conversion = try unit.conversion(to: type.canonicalUnit) } catch {
+                    return summary.reject(line: line, error, detail: " for \(type.shortIdentifier)")
                 }
                 conversions[conversionKey] = conversion
             }
@@ -267,11 +261,7 @@ struct SampleCollector {
         let canonical = conversion.apply(value)
         guard canonical.isFinite else { return summary.reject(line: line, "the value \(valueText) overflows \(type.canonicalUnit)") }
         if !validValues.contains(canonical) {
-            do { try type.validate(value: canonical) } catch let error as CadenceError {
-                return summary.reject(line: line, error.message)
-            } catch {
-                return summary.reject(line: line, "\(error)")
-            }
+            do { try type.validate(value: canonical) } catch { return summary.reject(line: line, error) }
         }
         guard !dryRun else { return }
         // Consecutive records mostly share their type and provenance: reuse the previous
@@ -303,11 +293,8 @@ struct SampleCollector {
             start = try parsed.start ?? Self.parseDate(startText)
             end = try parsed.end ?? Self.parseDate(endText)
             creation = try parsed.creation ?? creationText.map(Self.parseDate)
-        } catch let error as CadenceError {
-            summary.reject(line: line, error.message)
-            return nil
         } catch {
-            summary.reject(line: line, "\(error)")
+            summary.reject(line: line, error)
             return nil
         }
         guard start <= end else {
@@ -340,10 +327,8 @@ struct SampleCollector {
                                         end: Date(timestamp: end), source: Source(name: sourceName),
                                         sourceVersion: sourceVersion, device: device(deviceText),
                                         creationDate: creation.map { Date(timestamp: $0) }, metadata: metadata)
-        } catch let error as CadenceError {
-            return summary.reject(line: line, error.message)
         } catch {
-            return summary.reject(line: line, "\(error)")
+            return summary.reject(line: line, error)
         }
         if !type.isKnown { summary.unknownTypes[type.identifier, default: 0] += 1 }
         if sample.value == CategorySample.unknownValue {
@@ -355,10 +340,8 @@ struct SampleCollector {
         do {
             // Without a UUID in the record, the row's identity is derived (SPEC §1).
             try batches[batch].append(sample, keepingUUID: uuid != nil)
-        } catch let error as CadenceError {
-            return summary.reject(line: line, error.message)
         } catch {
-            return summary.reject(line: line, "\(error)")
+            return summary.reject(line: line, error)
         }
         pending += 1
     }
@@ -390,10 +373,8 @@ struct SampleCollector {
         do {
             try batches[batch].append(startTimestamp: start, endTimestamp: end, value: Double(members.count),
                                       provenanceIndex: provenance, creationTimestamp: creation, metadata: metadata)
-        } catch let error as CadenceError {
-            return summary.reject(line: record.line, error.message)
         } catch {
-            return summary.reject(line: record.line, "\(error)")
+            return summary.reject(line: record.line, error)
         }
         pending += 1
     }
@@ -445,10 +426,8 @@ struct SampleCollector {
             try batches[recentProvenance.batch].append(startTimestamp: start, endTimestamp: end, value: value,
                                                        provenanceIndex: recentProvenance.index, uuid: uuid,
                                                        creationTimestamp: creation, metadata: metadata)
-        } catch let error as CadenceError {
-            return summary.reject(line: line, error.message)
         } catch {
-            return summary.reject(line: line, "\(error)")
+            return summary.reject(line: line, error)
         }
         pending += 1
     }
@@ -470,7 +449,7 @@ struct SampleCollector {
         return device
     }
 
-    /// An export date (`2017-01-22 18:57:52 +0200`) or an RFC 3339 one.
+    /// An export date (`2017-01-22 18:57:52 +0200`, or iOS 8's `20170122185752+0200`) or an RFC 3339 one.
     static func parseDate(_ text: String) throws -> Timestamp {
         var text = text
         return try text.withUTF8(parseDate)
@@ -482,7 +461,13 @@ struct SampleCollector {
         if bytes.count > 10, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") {
             return try parseRFC3339(bytes)
         }
-        do { return try parseExport(bytes) } catch { return try parseRFC3339(bytes) }
+        do {
+            return try parseExport(bytes)
+        } catch {
+            // RFC 3339 with a space for its 'T'; when that fails too, the export's reason says more.
+            if let timestamp = try? parseRFC3339(bytes) { return timestamp }
+            throw error
+        }
     }
 
     /// A decimal number, allowing spaces around it; `nil` for text holding a byte no number has
@@ -537,6 +522,12 @@ extension SampleCollector: ExportRecordSink {
 }
 
 extension ImportSummary {
+    /// Rejects the record at `line` for `error`: a ``CadenceError``'s message followed by `detail`,
+    /// or any other error's description.
+    mutating func reject(line: Int, _ error: any Error, detail: String = "") {
+        reject(line: line, (error as? CadenceError).map { $0.message + detail } ?? "\(error)")
+    }
+
     /// Adds another summary's rejections and counts of records not stored.
     mutating func absorbCounts(of other: ImportSummary) {
         rejected += other.rejected

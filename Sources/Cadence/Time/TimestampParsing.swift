@@ -89,13 +89,16 @@ package func parseRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Timesta
     return try scanner.timestamp(fields, fraction: fraction, offsetSeconds: offsetSeconds)
 }
 
-/// Parses a timestamp in the Apple Health export format `yyyy-MM-dd HH:mm:ss ±HHMM`.
+/// Parses a timestamp in the Apple Health export format `yyyy-MM-dd HH:mm:ss ±HHMM`, or the
+/// compact `yyyyMMddHHmmss±HHMM` of the exports iOS 8 wrote.
 ///
 ///     try parseExport("2017-01-22 18:57:52 +0200")            // 1485104272000000
+///     try parseExport("20170122185752+0200")                  // the same instant
 ///
 /// This is the format of the `startDate`, `endDate` and `creationDate` attributes of
-/// `export.xml`. The text must be exactly 25 characters; fields are checked as in
-/// ``parseRFC3339(_:)``, including the leap-second rule and the year range 0001…9999.
+/// `export.xml`. The text must be exactly 25 characters (19 in the compact form, told apart by a
+/// digit after the year); fields are checked as in ``parseRFC3339(_:)``, including the
+/// leap-second rule and the year range 0001…9999.
 ///
 /// - Parameter text: The text, with nothing before or after the timestamp.
 /// - Returns: The instant in microseconds since 1970-01-01T00:00:00Z.
@@ -113,19 +116,23 @@ public func parseExport<Text: StringProtocol>(_ text: Text) throws -> Timestamp 
 /// - Throws: ``CadenceError`` with code `.malformedInput` naming the text and the reason.
 /// - Complexity: O(1); allocates only when throwing.
 package func parseExport(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Timestamp {
-    let scanner = TimestampScanner(bytes: bytes)
-    let fields = try scanner.dateAndTime(allowsLetterT: false)
-    guard bytes.count > 19 else {
+    let scanner = TimestampScanner(bytes: bytes, expectedForms: "yyyy-MM-dd HH:mm:ss ±HHMM or yyyyMMddHHmmss±HHMM")
+    // iOS 8 wrote its dates without separators: a digit stands where the other form has its first '-'.
+    let isCompact = bytes.count > 4 && bytes[4] &- UInt8(ascii: "0") < 10
+    let fields = try isCompact ? scanner.compactDateAndTime() : scanner.dateAndTime(allowsLetterT: false)
+    // The offset follows the seconds, after a space in the longer form.
+    let signPosition = isCompact ? 14 : 20
+    guard bytes.count > (isCompact ? 14 : 19) else {
         throw scanner.failure("missing the UTC offset (±HHMM)")
     }
-    try scanner.expect(UInt8(ascii: " "), at: 19, after: "seconds")
-    let sign = bytes.count > 20 ? bytes[20] : 0
+    if !isCompact { try scanner.expect(UInt8(ascii: " "), at: 19, after: "seconds") }
+    let sign = bytes.count > signPosition ? bytes[signPosition] : 0
     guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
-        throw scanner.failure("expected the UTC offset (±HHMM) at character 21")
+        throw scanner.failure("expected the UTC offset (±HHMM) at character \(signPosition + 1)")
     }
-    let hours = try scanner.number(at: 21, digits: 2, field: "offset hour")
-    let minutes = try scanner.number(at: 23, digits: 2, field: "offset minute")
-    guard bytes.count == 25 else {
+    let hours = try scanner.number(at: signPosition + 1, digits: 2, field: "offset hour")
+    let minutes = try scanner.number(at: signPosition + 3, digits: 2, field: "offset minute")
+    guard bytes.count == signPosition + 5 else {
         throw scanner.failure("unexpected text after the UTC offset")
     }
     let offsetSeconds = try scanner.offset(sign: sign, hours: hours, minutes: minutes)
@@ -144,6 +151,13 @@ private struct TimestampScanner {
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The forms accepted, named in error messages when there is more than one.
+    var expectedForms: StaticString?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, expectedForms: StaticString? = nil) {
+        self.bytes = bytes
+        self.expectedForms = expectedForms
+    }
 
     /// The longest excerpt of the input quoted in an error message.
     private static let maximumQuotedLength = 64
@@ -153,7 +167,8 @@ private struct TimestampScanner {
     func failure(_ reason: String) -> CadenceError {
         var quoted = String(decoding: bytes.prefix(Self.maximumQuotedLength), as: UTF8.self)
         if bytes.count > Self.maximumQuotedLength { quoted += "…" }
-        return CadenceError(.malformedInput, "Malformed timestamp \"\(quoted)\": \(reason).")
+        let forms = expectedForms.map { " (expected \($0))" } ?? ""
+        return CadenceError(.malformedInput, "Malformed timestamp \"\(quoted)\": \(reason)\(forms).")
     }
 
     /// A run of exactly `digits` ASCII digits starting at `offset`.
@@ -206,7 +221,21 @@ private struct TimestampScanner {
         let minute = try number(at: 14, digits: 2, field: "minute")
         try expect(UInt8(ascii: ":"), at: 16, after: "minute")
         let second = try number(at: 17, digits: 2, field: "second")
+        return try validated(Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+    }
 
+    /// Reads and validates the compact `yyyyMMddHHmmss` of iOS 8's exports from the first 14 bytes.
+    func compactDateAndTime() throws -> Fields {
+        try validated(Fields(
+            year: number(at: 0, digits: 4, field: "year"), month: number(at: 4, digits: 2, field: "month"),
+            day: number(at: 6, digits: 2, field: "day"), hour: number(at: 8, digits: 2, field: "hour"),
+            minute: number(at: 10, digits: 2, field: "minute"), second: number(at: 12, digits: 2, field: "second")))
+    }
+
+    /// The fields, once each is checked to lie in its range.
+    private func validated(_ fields: Fields) throws -> Fields {
+        let (year, month, day) = (fields.year, fields.month, fields.day)
+        let (hour, minute, second) = (fields.hour, fields.minute, fields.second)
         guard year >= 1 else { throw failure("year 0000 is out of range 0001…9999") }
         guard (1...12).contains(month) else { throw failure("month \(month) is out of range 01…12") }
         let monthLength = ProlepticGregorian.daysInMonth(month, year: year)
@@ -216,7 +245,7 @@ private struct TimestampScanner {
         guard hour <= 23 else { throw failure("hour \(hour) is out of range 00…23") }
         guard minute <= 59 else { throw failure("minute \(minute) is out of range 00…59") }
         guard second <= 60 else { throw failure("second \(second) is out of range 00…60") }
-        return Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return fields
     }
 
     /// Validates a UTC offset and returns it in seconds east of UTC.
