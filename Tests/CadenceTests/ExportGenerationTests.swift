@@ -102,6 +102,29 @@ struct ExportGenerationTests {
                 "\(rejection)")
     }
 
+    @Test("An iOS 8 workout, its source in source= and its dates compact, imports like a later one")
+    func workoutOfBothGenerations() throws {
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var workouts: [[Workout]] = []
+        for (source, start, end) in [("source", "20140104084300-0800", "20140104091300-0800"),
+                                     ("sourceName", "2014-01-04 08:43:00 -0800", "2014-01-04 09:13:00 -0800")] {
+            let path = directory.appendingPathComponent("export-\(source).xml").path
+            try ImportFixtures.export("""
+                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
+                totalDistance="5" totalDistanceUnit="km" \(source)="Phone" startDate="\(start)" endDate="\(end)"/>
+                """).write(toFile: path, atomically: true, encoding: .utf8)
+            let store = HealthStore.inMemory()
+            let summary = try HealthDataImporter(store: store).importFile(atPath: path)
+            #expect(summary.rejected == 0 && summary.workouts == 1 && !summary.failed, "\(summary.rejections)")
+            workouts.append(try store.execute(SampleQuery(workoutsMatching: .all)))
+        }
+        #expect(workouts[0].count == 1)
+        #expect(workouts[0].map(\.uuid) == workouts[1].map(\.uuid))
+        #expect(workouts[0].first?.source.name == "Phone")
+        #expect(workouts[0].first?.startDate == workouts[1].first?.startDate)
+    }
+
     /// What a store holds: every sample's identity and attributes, and per type its count and daily sums.
     struct Contents: Equatable {
         var samples: [String] = []

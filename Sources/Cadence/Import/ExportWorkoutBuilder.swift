@@ -204,7 +204,9 @@ struct ExportWorkoutBuilder {
     }
 
     private static func provenance(_ attributes: Attributes) throws -> Provenance {
-        let name = try required(attributes, "sourceName")
+        // iOS 8's exports name the source in `source`, as on their records.
+        let name = try attributes["sourceName"] == nil ? attributes["source"] ?? required(attributes, "sourceName")
+            : required(attributes, "sourceName")
         return Provenance(source: Source(name: name), sourceVersion: attributes["sourceVersion"],
                           device: attributes["device"].map { Device(description: $0) })
     }
