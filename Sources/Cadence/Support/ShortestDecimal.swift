@@ -20,7 +20,7 @@
 ///     var bytes: [UInt8] = []
 ///     appendShortestDecimal(71.16666666666667, to: &bytes)   // "71.16666666666667"
 ///
-/// - Complexity: O(1): at most 22 trials of two 128-bit products, no allocation beyond the
+/// - Complexity: O(1): about four trials of a 128-bit product, no allocation beyond the
 ///   buffer's growth on the fast path.
 package func appendShortestDecimal(_ value: Double, to bytes: inout [UInt8]) {
     guard let (digits, fractionDigits) = shortestFixedDecimal(value) else {
@@ -34,7 +34,15 @@ package func appendShortestDecimal(_ value: Double, to bytes: inout [UInt8]) {
             position -= 1
             buffer[position] = byte
         }
-        for _ in 0..<fractionDigits {
+        var remaining = fractionDigits
+        while remaining >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            prepend(digitPairs[pair + 1])
+            prepend(digitPairs[pair])
+            remaining -= 2
+        }
+        if remaining == 1 {
             prepend(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
             rest /= 10
         }
@@ -50,6 +58,9 @@ package func appendShortestDecimal(_ value: Double, to bytes: inout [UInt8]) {
 
 /// The shortest decimal `digits / 10^fractionDigits` that reads back as `|value|`, when `value`
 /// prints in plain notation with a fraction and the exact test above settles it; else `nil`.
+///
+/// A decimal with `k` fraction digits that reads back exists for every `k` from the shortest on,
+/// and for `k` with `10^k ≥ 2^shift` always: the shortest is found by bisection, in about four trials.
 private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionDigits: Int)? {
     let magnitude = value.magnitude
     // Whole numbers, tiny and huge values, and powers of two (significand bits all zero).
@@ -58,31 +69,57 @@ private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionD
     let significand = UInt128(magnitude.significandBitPattern | (1 << 52))
     // magnitude = significand / 2^shift, with 1 ≤ shift ≤ 66 in this range.
     let shift = 52 - Int(magnitude.exponent)
-    let one: UInt128 = 1
-    let unit = one << shift
-    let half = one << (shift - 1)
-    var power: UInt128 = 1
-    for fractionDigits in 1...22 {
-        power *= 10
+    let unit = UInt128(1) << shift
+    let half = unit >> 1
+
+    /// The nearest decimal with `fractionDigits` digits, if it reads back as the value; `nil`
+    /// digits when it does not; `nil` when a tie leaves the answer to `description`.
+    func nearest(_ fractionDigits: Int) -> (digits: UInt128?, settled: Bool) {
+        let power = powerOfTen(fractionDigits)
         // Below 2^53 · 10^22 < 2^127: no overflow.
         let scaled = significand * power
-        var digits = scaled >> shift
         let remainder = scaled & (unit - 1)
-        let distance: UInt128
-        if remainder > half {
-            digits += 1
-            distance = unit - remainder
-        } else if remainder < half {
-            distance = remainder
-        } else {
-            return nil
+        if remainder == half {
+            // Halfway between two decimals: both read back, or neither (when 2^shift > 10^k).
+            return (nil, unit > power)
         }
-        let twice = distance << 1
-        if twice < power { return digits < 100_000_000_000_000_000 ? (UInt64(digits), fractionDigits) : nil }
-        if twice == power { return nil }
+        let roundsUp = remainder > half
+        let twice = (roundsUp ? unit - remainder : remainder) << 1
+        guard twice != power else { return (nil, false) }
+        return (twice < power ? (scaled >> shift) + (roundsUp ? 1 : 0) : nil, true)
     }
-    return nil
+
+    // k = 0 never reads back (the value is not whole); the upper bound, with 10^k ≥ 2^shift, always does.
+    var failing = 0
+    var passing = min(22, (shift * 78_913) >> 18 + 1)
+    var found = nearest(passing)
+    guard found.settled, var digits = found.digits else { return nil }
+    // Most fractions, such as averages, need every digit: try one fewer before bisecting.
+    var middle = passing - 1
+    while passing - failing > 1 {
+        found = nearest(middle)
+        guard found.settled else { return nil }
+        if let candidate = found.digits {
+            passing = middle
+            digits = candidate
+        } else {
+            failing = middle
+        }
+        middle = (passing + failing) / 2
+    }
+    return digits < 100_000_000_000_000_000 ? (UInt64(digits), passing) : nil
 }
+
+/// 10^exponent, for 0 ≤ exponent ≤ 22.
+private func powerOfTen(_ exponent: Int) -> UInt128 {
+    exponent <= 19 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) * UInt128(powersOfTen[exponent - 19])
+}
+
+/// 10^0 through 10^19.
+private let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { power, _ in power * 10 } }
+
+/// "00", "01", … "99": two digits per division when writing.
+private let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
 /// Appends a finite number as Cadence's CSV and JSON output write it: a whole number below 10^15
 /// without a fraction (`72`, and `0` for negative zero), any other as `description` spells it
