@@ -37,6 +37,9 @@ struct Timing: Sendable, Codable {
 /// Measures wall-clock time with `ContinuousClock`.
 enum Stopwatch {
     /// The seconds `body` takes.
+    ///
+    /// Never inlined: the instruction-count gate (Benchmarks/gate) counts what runs inside it.
+    @inline(never)
     static func time(_ body: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()
         let start = clock.now
@@ -220,4 +223,6 @@ struct Target: Sendable, Codable {
     static let commandLineDaily = Target(bound: .atMost, value: 0.020, source: "issue 16")
     /// Importing a CSV file on two cores, rows stored per second (issue 16).
     static let csvImport = Target(bound: .atLeast, value: 4e6, source: "issue 16")
+    /// Statistics rows formatted as CSV per second, in memory.
+    static let statisticsCSVFormatting = Target(bound: .atLeast, value: 5e6, source: "output path goal")
 }

@@ -59,8 +59,7 @@ struct OutputText {
     /// as the same `Double`; a number that is not finite as `null`.
     mutating func appendNumber(_ number: Double) {
         guard number.isFinite else { return append("null") }
-        guard number == number.rounded(), abs(number) < 1e15 else { return append(number.description) }
-        appendInteger(Int64(number))
+        appendOutputNumber(number, to: &bytes)
     }
 
     /// Appends an integer in decimal.

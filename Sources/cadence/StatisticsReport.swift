@@ -21,6 +21,13 @@ struct StatisticsReport: Sendable {
         var mostRecentInterval: DateInterval?
         /// Per-source rows (only on merged rows, only with separateBySource).
         var sources: [Row]
+
+        /// Calls `body` with the row, then with each of its per-source rows (without gathering
+        /// them into a new array per row).
+        func forEachLine(_ body: (Row) throws -> Void) rethrows {
+            try body(self)
+            for source in sources { try body(source) }
+        }
     }
 
     /// The full identifier of the type reported on, and its short name for headings.
@@ -185,7 +192,7 @@ struct StatisticsReport: Sendable {
         var offsets = UTCOffsetCache(timeZone: timeZone)
         let comma = UInt8(ascii: ",")
         for row in rows {
-            for line in [row] + row.sources {
+            row.forEachLine { line in
                 for field in leadingFields {
                     text.appendCSVField(field)
                     text.append(byte: comma)
@@ -220,7 +227,7 @@ struct StatisticsReport: Sendable {
         var text = OutputText()
         var offsets = UTCOffsetCache(timeZone: timeZone)
         for row in rows {
-            for line in [row] + row.sources {
+            row.forEachLine { line in
                 var object = JSONContainerWriter(indentation: nil, into: &text)
                 for member in leadingMembers {
                     object.beginMember(member.key, into: &text)
@@ -263,7 +270,7 @@ struct StatisticsReport: Sendable {
             table.appendASCIICell { dates.append(date, showsTime: showsTime, to: &$0) }
         }
         for row in rows {
-            for line in [row] + row.sources {
+            row.forEachLine { line in
                 let isSourceLine = line.source != nil
                 appendDate(isSourceLine ? nil : line.start)
                 appendDate(isSourceLine ? nil : line.end)

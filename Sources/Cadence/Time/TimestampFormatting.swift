@@ -144,6 +144,17 @@ private struct TimestampText {
             count &+= 2
             return
         }
+        if width == 4 && value >= 0 && value < 10_000 && count + 4 <= buffer.count {
+            // Years: four digits, as two pairs.
+            let high = value / 100
+            let low = value % 100
+            buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high / 10)
+            buffer[count &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high % 10)
+            buffer[count &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: low / 10)
+            buffer[count &+ 3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: low % 10)
+            count &+= 4
+            return
+        }
         var digitCount = 1
         var rest = value / 10
         while rest > 0 {

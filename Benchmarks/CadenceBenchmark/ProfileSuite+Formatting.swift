@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Cadence
+import Foundation
+
+/// Formatting statistics rows as `cadence stats --format csv` prints them, in memory: rows per
+/// second of the output path alone, without the query, the process or the write.
+///
+/// The rows are the five-minute heart-rate statistics of the dense store (average, minimum and
+/// maximum), computed once, untimed. Each run writes every row as `startDate,endDate,average,
+/// minimum,maximum` into one byte buffer: RFC 3339 dates in Europe/Berlin with the offset cached
+/// per interval between transitions, and numbers as `Double.description` spells them.
+extension ProfileSuite {
+    /// The rows formatted per run: the statistics are repeated up to this many.
+    static let formattedRows = 100_000
+
+    /// The figure, named `format.csv.fiveMinute.heartRate.<size>`.
+    func measureCSVFormatting(_ store: HealthStore, calendar: Calendar, anchor: Date) throws -> BenchmarkResult {
+        let name = "format.csv.fiveMinute.heartRate.\(label)"
+        let query = try StatisticsCollectionQuery(quantityType: .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax],
+                                                  anchorDate: anchor, intervalComponents: .minutes(5), calendar: calendar)
+        let statistics = try store.execute(query).statistics()
+        guard !statistics.isEmpty else { throw BenchmarkFailure("\(name): the query produced no statistics") }
+        let rows = (0..<Self.formattedRows).map { index -> FormattedRow in
+            let interval = statistics[index % statistics.count]
+            return FormattedRow(start: interval.startDate.timestamp, end: interval.endDate.timestamp,
+                                values: [interval.averageQuantity(), interval.minimumQuantity(), interval.maximumQuantity()]
+                                    .map { $0?.value })
+        }
+        var bytes: [UInt8] = []
+        let timing = try Stopwatch.measure(runs: options.runs) { _ in
+            bytes = Self.formatCSV(rows, timeZone: calendar.timeZone)
+        }
+        return BenchmarkResult(
+            name: name, kind: .throughput, profile: profile.rawValue, storeSamples: size, samples: rows.count,
+            value: Double(rows.count) / timing.median, timing: timing, target: .statisticsCSVFormatting,
+            note: "rows per second: \(rows.count) rows of five-minute heart rate (avg/min/max, Europe/Berlin) "
+                + "formatted as CSV into one buffer (\(bytes.count / rows.count) bytes a row), no query, no write")
+    }
+
+    /// One statistics row: its interval and its values (`nil`: no data).
+    struct FormattedRow {
+        var start: Timestamp
+        var end: Timestamp
+        var values: [Double?]
+    }
+
+    /// The rows as CSV lines, as the command's CSV output writes them.
+    @inline(never)
+    static func formatCSV(_ rows: [FormattedRow], timeZone: TimeZone) -> [UInt8] {
+        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.count * 96)
+        for row in rows {
+            appendRFC3339(row.start, secondsFromGMT: offsets.secondsFromGMT(at: row.start), to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            appendRFC3339(row.end, secondsFromGMT: offsets.secondsFromGMT(at: row.end), to: &bytes)
+            for value in row.values {
+                bytes.append(UInt8(ascii: ","))
+                if let value { appendOutputNumber(value, to: &bytes) }
+            }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+}
