@@ -110,7 +110,7 @@ struct ImportIdentityTests {
     func oddCorrelations(parallelism: Int) throws {
         let open = #" <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="Nutrino" startDate="2017-11-05 13:00:00 +0200" endDate="2017-11-05 13:00:00 +0200""#
         let body = [
-            open + "/>",                                              // empty: stored, no members
+            open + "/>",                                              // empty: a food without members, refused
             open + " startDate=\"twice\">\n" + Self.food("1", at: "13:00:00", created: "13:00:01") + "\n </Correlation>",
             open + ">\n" + open + ">\n" + Self.food("2", at: "13:00:00", created: "13:00:02") + "\n </Correlation>\n </Correlation>",
             #" <Correlation type="HKCorrelationTypeIdentifierFood" startDate="2017-11-05 13:00:00 +0200" endDate="2017-11-05 13:00:00 +0200">"#
@@ -123,11 +123,12 @@ struct ImportIdentityTests {
         // The nested records have no top-level twins: each is a sample of its own.
         #expect(try Self.samples(store).map(\.value).sorted() == [1, 2, 3, 4])
         let food = try store.execute(SampleQuery(correlationType: .food))
-        // The empty one, the outer of the nested pair (holding the inner one's record) and the one
-        // with metadata; the malformed tag and the one without a source are reported once each.
-        #expect(food.map(\.objects.count).sorted() == [0, 1, 1])
+        // The outer of the nested pair (holding the inner one's record) and the one with metadata;
+        // the empty one (a food holds at least one member), the malformed tag and the one without a
+        // source are reported once each.
+        #expect(food.map(\.objects.count).sorted() == [1, 1])
         #expect(food.first { $0.metadata["meal"] == "lunch" }?.objects.map(\.value) == [4])
-        #expect(summary.rejections.map(\.line) == [5, 13], "\(summary.rejections)")
+        #expect(summary.rejections.map(\.line) == [4, 5, 13], "\(summary.rejections)")
         let again = try Self.importText(ImportFixtures.export(body), into: store, parallelism: parallelism)
         #expect(again.imported == 0)
     }

@@ -174,13 +174,26 @@ struct LogFramingTests {
         return legacy.bytes
     }
 
+    /// `manifest` (of a store without deletions) as format version 3 wrote it: a count of deletion
+    /// records (0) in the body where version 4 names a deletions file (three zero varints).
+    static func legacyManifest(_ manifest: [UInt8]) throws -> [UInt8] {
+        var reader = BinaryReader(manifest, path: "MANIFEST")
+        _ = try reader.readBytes(Manifest.magic.count + 2)
+        let body = try ChecksummedSection.read(&reader, name: "manifest body")
+        #expect(Array(body.suffix(3)) == [0, 0, 0])
+        var writer = BinaryWriter()
+        writer.write(bytes: Manifest.magic)
+        writer.write(UInt16(3))
+        ChecksummedSection.write(Array(body.dropLast(2)), into: &writer)
+        return writer.bytes
+    }
+
     @Test("A version 3 store's log, without header checksums, replays; a writer moves the store to version 4 and appends after it")
     func legacyLogReplays() throws {
         let (memory, logPath, saved) = try Self.store()
         let expected = try StoreTests.readAll(HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory))
         let legacy = try Self.legacyFraming(try memory.readFile(logPath))
-        var manifest = try memory.readFile("/s/MANIFEST")
-        manifest[8] = 3  // the version, outside the checksummed body
+        let manifest = try Self.legacyManifest(try memory.readFile("/s/MANIFEST"))
         let old = try Self.copy(memory, replacing: logPath, with: legacy)
         old.overwrite("/s/MANIFEST", with: manifest)
         let version = {
