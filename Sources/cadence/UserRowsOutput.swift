@@ -49,12 +49,16 @@ struct UserRowsOutput {
         var output = StandardOutput()
         var wroteHeader = false
         var rejected = 0
-        let reader = UserPartitionedCSVReader(userColumn: userColumn, name: name)
-        try reader.read(from: { buffer in
-            let data = source.readData(ofLength: buffer.count)
+        // An Arrow stream or file is told from CSV by its first bytes, which are then read again.
+        var prefix = source.readData(ofLength: 8)
+        let isArrow = ArrowStreamReader.looksLikeArrow(Array(prefix))
+        let read: (UnsafeMutableRawBufferPointer) throws -> Int = { buffer in
+            let data = prefix.isEmpty ? source.readData(ofLength: buffer.count) : prefix
+            prefix = Data()
             data.copyBytes(to: buffer)
             return data.count
-        }) { user, store, summary in
+        }
+        let handleUser = { (user: String, store: HealthStore, summary: ImportSummary) throws in
             for rejection in summary.rejections {
                 StandardStreams.writeError("Error: \(name):\(rejection.line): user '\(user)': \(rejection.reason)")
             }
@@ -63,6 +67,11 @@ struct UserRowsOutput {
             if !wroteHeader { output.write(header(of: report)) }
             wroteHeader = true
             output.write(rows(of: report, user: user))
+        }
+        if isArrow {
+            try UserPartitionedArrowReader(userColumn: userColumn, name: name).read(from: read, body: handleUser)
+        } else {
+            try UserPartitionedCSVReader(userColumn: userColumn, name: name).read(from: read, body: handleUser)
         }
         output.flush()
         if rejected > 0 {
