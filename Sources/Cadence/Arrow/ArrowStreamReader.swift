@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Reads an Arrow IPC stream — or an Arrow file, whose messages are a stream after its magic —
-/// one record batch at a time, from bytes pulled as they are needed.
+/// Reads an Arrow IPC stream one record batch at a time, from bytes pulled as they are needed; or
+/// an Arrow file (which starts with `ARROW1`), read whole, then its batches in its footer's order.
 ///
 ///     var reader = try ArrowStreamReader(path: "<stdin>") { buffer in try input.read(into: buffer) }
 ///     while let batch = try reader.next() { print(batch.count) }
@@ -31,6 +31,10 @@ package struct ArrowStreamReader {
     private var offset = 0
     private var dictionaries: [Int64: ArrowColumn] = [:]
     private var ended = false
+    /// An Arrow file's messages as its footer lists them (dictionaries first), and the next one to
+    /// read; nil for a stream, read front to back.
+    private var fileBlocks: [Int]?
+    private var nextBlock = 0
 
     /// The longest metadata a message may have; Arrow writers emit a few kilobytes.
     static let maximumMetadataLength = 1 << 24
@@ -53,7 +57,10 @@ package struct ArrowStreamReader {
     package init(path: String, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         self.path = path
         source = read
-        if try fill(8), pending.starts(with: Self.fileMagic) { try skip(8) }
+        if try fill(8), pending.starts(with: Self.fileMagic) {
+            try readFooter()
+            return
+        }
         guard let (header, _, table) = try nextMessage() else {
             throw CadenceError(.malformedInput, "the Arrow stream ends before its schema", path: path)
         }
@@ -125,8 +132,47 @@ package struct ArrowStreamReader {
 
     // MARK: Messages
 
+    /// Reads a whole Arrow file and its footer: the schema, and where each dictionary and record
+    /// batch message starts. Some writers put no schema message (or one without a length) at the
+    /// file's start, so the footer is the only place the file is read from.
+    private mutating func readFooter() throws {
+        while try fill(available + 1) {}
+        let size = pending.count
+        guard size >= 18, pending.suffix(6).elementsEqual(Self.fileMagic) else {
+            throw CadenceError(.malformedInput, "the Arrow file does not end with its footer and ARROW1 (is it truncated?)", path: path)
+        }
+        let footerLength = pending[(size - 10)..<(size - 6)].reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard footerLength > 0, footerLength <= size - 18 else {
+            throw CadenceError(.malformedInput, "the Arrow file's footer length \(footerLength) does not fit in its \(size) bytes", path: path)
+        }
+        let footerStart = size - 10 - footerLength
+        let context = FlatBufferContext(path: path, place: "file footer at byte \(footerStart)")
+        let footer = try FlatBufferTable(root: Array(pending[footerStart..<(size - 10)]), context: context)
+        guard let schemaTable = try footer.table(1, "Schema") else { throw context.error("the footer has no schema") }
+        schema = try ArrowSchema(reading: schemaTable)
+        var blocks: [Int] = []
+        for field in [2, 3] {
+            guard let range = try footer.vectorRange(field, elementSize: 24) else { continue }
+            for at in stride(from: range.lowerBound, to: range.upperBound, by: 24) {
+                let blockOffset = footer.int64(at: at)
+                guard blockOffset >= 8, blockOffset < Int64(footerStart) else {
+                    throw context.error("a block at byte \(blockOffset), outside the file's \(footerStart) bytes of messages")
+                }
+                blocks.append(Int(blockOffset))
+            }
+        }
+        fileBlocks = blocks
+    }
+
     /// The next message's header type, body and header table; nil at the end of the stream.
     private mutating func nextMessage() throws -> (header: UInt8, body: [UInt8], table: FlatBufferTable)? {
+        if let blocks = fileBlocks {
+            // The whole file is in `pending`: move to the block's message.
+            guard nextBlock < blocks.count else { return nil }
+            consumed = blocks[nextBlock]
+            offset = blocks[nextBlock]
+            nextBlock += 1
+        }
         let start = offset, path = self.path
         let fail = { (reason: String) -> CadenceError in
             CadenceError(.malformedInput, "Arrow message at byte \(start): \(reason)", path: path)
@@ -187,16 +233,16 @@ package struct ArrowStreamReader {
     /// Reads until `count` bytes are available; false when the input ends first.
     private mutating func fill(_ count: Int) throws -> Bool {
         while available < count && !isExhausted {
-            if consumed > 0 {
+            if consumed > 0 && fileBlocks == nil {
                 pending.removeFirst(consumed)
                 consumed = 0
             }
-            let chunk = max(1 << 16, count - available)
-            let old = pending.count
-            pending += repeatElement(0, count: chunk)
-            let read = try pending.withUnsafeMutableBytes { try source(UnsafeMutableRawBufferPointer(rebasing: $0[old...])) }
-            pending.removeLast(chunk - max(0, min(read, chunk)))
-            if read <= 0 { isExhausted = true }
+            let capacity = max(1 << 16, count - available)
+            let chunk = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                initialized = max(0, min(capacity, try source(UnsafeMutableRawBufferPointer(buffer))))
+            }
+            if chunk.isEmpty { isExhausted = true }
+            pending += chunk
         }
         return available >= count
     }
