@@ -88,6 +88,20 @@ package struct ArrowColumn: Sendable {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of the text at `row`, or with nil when it is null or the
+    /// column holds no text.
+    package func withUTF8<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if let validity, !validity[row] { return body(nil) }
+        switch values {
+        case .strings(let strings):
+            return strings.bytes.withUnsafeBufferPointer { bytes in
+                body(UnsafeBufferPointer(rebasing: bytes[strings.offsets[row]..<strings.offsets[row + 1]]))
+            }
+        case .dictionary(let indices, let dictionary): return dictionary.withUTF8(indices[row], body)
+        default: return body(nil)
+        }
+    }
+
     /// The number at `row`, or nil when it is null or not numeric.
     package func double(_ row: Int) -> Double? {
         if let validity, !validity[row] { return nil }

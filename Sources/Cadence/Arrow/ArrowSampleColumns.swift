@@ -62,11 +62,68 @@ struct ArrowSampleColumns {
     }
 }
 
+/// An Arrow row read in place by the collector's common-record path: text compared as bytes,
+/// dates taken as the instants they are (or parsed from their text).
+private struct ArrowImportRow: RecordFields {
+    let fields: [ArrowColumn]
+    let row: Int
+    let columns: ArrowSampleColumns
+    let line: Int
+
+    var hasExtras: Bool {
+        if let uuid = columns.uuid, !isEmpty(uuid) { return true }
+        return columns.metadata.contains { !isEmpty($0.1) }
+    }
+
+    private func isEmpty(_ column: Int) -> Bool { fields[column].withUTF8(row) { $0?.isEmpty ?? true } }
+
+    func attribute(_ attribute: RecordAttribute, equals text: String?) -> Bool {
+        let column: Int? = switch attribute {
+        case .type: columns.type
+        case .unit: columns.unit
+        case .sourceName: columns.sourceName
+        case .sourceVersion: columns.sourceVersion
+        case .device: columns.device
+        }
+        guard let column else { return text == nil }
+        return fields[column].withUTF8(row) { bytes in
+            // An empty field reads as missing, as on the general path.
+            guard let bytes, !bytes.isEmpty else { return text == nil }
+            guard var text else { return false }
+            return text.withUTF8 { $0.elementsEqual(bytes) }
+        }
+    }
+
+    func timestamps() -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
+        guard let start = date(columns.startDate), let end = date(columns.endDate) else { return nil }
+        guard let column = columns.creationDate, !fields[column].isNull(row) else { return (start, end, nil) }
+        guard let creation = date(column) else { return nil }
+        return (start, end, creation)
+    }
+
+    func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        fields[columns.value].withUTF8(row, body)
+    }
+
+    /// The instant in a date column, or nil when it is null or does not parse.
+    private func date(_ column: Int) -> Timestamp? {
+        if case .timestamp = fields[column].field.type { return fields[column].timestamp(row) }
+        return fields[column].withUTF8(row) { bytes in bytes.flatMap { try? SampleCollector.parseDate($0) } }
+    }
+}
+
 extension SampleCollector {
-    /// Adds row `row` of `batch`, numbered `line` in the stream; a row that cannot be stored is
-    /// counted or rejected with its number.
+    /// Adds row `row` of `batch`, numbered `line` in the stream: the common row by the collector's
+    /// fast path, any other by the general one; a row that cannot be stored is counted or rejected
+    /// with its number.
     mutating func add(row: Int, of batch: ArrowRecordBatch, columns: ArrowSampleColumns, line: Int) {
         let fields = batch.columns
+        let fast = ArrowImportRow(fields: fields, row: row, columns: columns, line: line)
+        if let value = fields[columns.value].double(row) {
+            if addIfRepeating(fast, value: value) { return }
+        } else if addIfRepeating(fast) {
+            return
+        }
         func text(_ index: Int?) -> String? {
             guard let index, let text = fields[index].string(row), !text.isEmpty else { return nil }
             return text
