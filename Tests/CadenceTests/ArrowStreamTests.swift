@@ -74,6 +74,24 @@ struct ArrowStreamTests {
         }
     }
 
+    /// Columns read as large_utf8 and float32 are written at their schema's widths (they were
+    /// written as utf8 offsets and float64 values, which the schema contradicted).
+    @Test func largeTextAndSingleFloatsRoundTrip() throws {
+        let count = 5
+        var strings = ArrowStrings()
+        for index in 0..<count { strings.append("row \(index)") }
+        let columns = [
+            ArrowColumn(field: ArrowField(name: "text", type: .utf8(large: true)), count: count, validity: nil,
+                        values: .strings(strings)),
+            ArrowColumn(field: ArrowField(name: "float", type: .float(bitWidth: 32)), count: count, validity: nil,
+                        values: .doubles([0.5, 1.25, -2, 1e10, 3])),
+        ]
+        let batch = ArrowRecordBatch(schema: ArrowSchema(fields: columns.map(\.field)), count: count, columns: columns)
+        let (schema, read) = try Self.readAll(try Self.write([batch], schema: batch.schema, format: .stream))
+        #expect(schema == batch.schema)
+        #expect(read.map(Self.rows) == [Self.rows(batch)])
+    }
+
     /// Every prefix of a stream and every one-byte change to it either reads or throws a
     /// CadenceError: none crashes, and no prefix reads more rows than the whole.
     @Test func damagedStreamsFailCleanly() throws {

@@ -72,16 +72,26 @@ package struct ArrowStreamWriter {
                 for value in values { Self.append(value, width: width, to: &bytes) }
                 addBuffer(bytes)
             case .doubles(let values):
+                // At the schema's width: a float32 column read in holds float32 values.
+                let isSingle = column.field.type == .float(bitWidth: 32)
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(values.count * 8)
-                for value in values { Self.append(Int64(bitPattern: value.bitPattern), to: &bytes) }
+                for value in values {
+                    if isSingle {
+                        Self.append(Int64(Float(value).bitPattern), width: 4, to: &bytes)
+                    } else {
+                        Self.append(Int64(bitPattern: value.bitPattern), to: &bytes)
+                    }
+                }
                 addBuffer(bytes)
             case .booleans(let values):
                 addBuffer(Self.bitmap(values))
             case .strings(let strings):
+                // large_utf8 has 64-bit offsets, utf8 32-bit ones.
+                let width = column.field.type == .utf8(large: true) ? 8 : 4
                 var offsets: [UInt8] = []
-                offsets.reserveCapacity(strings.offsets.count * 4)
-                for offset in strings.offsets { Self.append(Int64(offset), width: 4, to: &offsets) }
+                offsets.reserveCapacity(strings.offsets.count * width)
+                for offset in strings.offsets { Self.append(Int64(offset), width: width, to: &offsets) }
                 addBuffer(offsets)
                 addBuffer(strings.bytes)
             case .dictionary, .skipped:
