@@ -8,7 +8,7 @@
 #
 # Fuzzes Cadence's decoders and importers with libFuzzer (see Fuzz/README.md).
 #
-#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml gpx) for SECONDS (default 120),
+#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml gpx arrow) for SECONDS (default 120),
 #                                       then minimize what it found into Fuzz/Corpus/TARGET
 #   Fuzz/run.sh seed                    (re)write the seed inputs into Fuzz/Corpus
 #   Fuzz/run.sh replay TARGET FILE...   run inputs through a target without sanitizers
@@ -24,7 +24,7 @@ scratch="$root/.build-fuzz"
 # Not .build-fuzz/artifacts: SwiftPM owns (and empties) that one.
 work="$scratch/cadence-fuzz"
 corpus_root="$root/Fuzz/Corpus"
-all_targets=(chunk wal csv xml gpx)
+all_targets=(chunk wal csv xml gpx arrow)
 
 # The tool without sanitizers (seeding, replaying).
 plain_tool() {
@@ -73,6 +73,14 @@ seed() {
             rm -rf "$routes"
         done
     fi
+    # Arrow: the streams and files pyarrow and Polars wrote (Tests/Fixtures/arrow), fed in pieces
+    # of every size the selector picks.
+    mkdir -p "$corpus_root/arrow"
+    for fixture in "$root"/Tests/Fixtures/arrow/*.arrow*; do
+        for selector in 00 20 e0; do
+            { printf "\\x$selector"; cat "$fixture"; } > "$corpus_root/arrow/seed-$selector-$(basename "$fixture")"
+        done
+    done
     for target in "${all_targets[@]}"; do echo "$target: $(find "$corpus_root/$target" -type f | wc -l) files"; done
 }
 
@@ -83,6 +91,7 @@ max_len() {
         csv) echo 4096 ;;
         xml) echo 8192 ;;
         gpx) echo 8192 ;;
+        arrow) echo 16384 ;;
     esac
 }
 

@@ -25,7 +25,7 @@ import Darwin
 
 /// The five fuzz targets.
 enum FuzzTarget: String, CaseIterable {
-    case chunk, wal, csv, xml, gpx
+    case chunk, wal, csv, xml, gpx, arrow
 
     /// Runs one input through the target. Inputs that are rejected with a ``CadenceError`` are
     /// fine; anything else the harness considers a bug traps, so libFuzzer records it.
@@ -36,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
         case .csv: CSVFuzzer.run(bytes)
         case .xml: XMLFuzzer.run(bytes)
         case .gpx: GPXFuzzer.run(bytes)
+        case .arrow: ArrowFuzzer.run(bytes)
         }
     }
 

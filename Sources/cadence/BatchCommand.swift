@@ -57,7 +57,7 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var query: StatisticsQueryOptions
 
-    @Option(help: ArgumentHelp("The output format: csv, or json for JSON lines.", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format: csv, json for JSON lines, or arrow (an Arrow IPC stream, with --input).", valueName: "format"))
     var format: OutputFormat = .csv
 
     @Option(help: ArgumentHelp("The file to write, resumably (default: standard output, not resumable).",
@@ -71,7 +71,10 @@ struct BatchCommand: ParsableCommand {
     var jobs: Int?
 
     func validate() throws {
-        try format.require([.csv, .json], in: "batch")
+        try format.require([.csv, .json, .arrow], in: "batch")
+        if format == .arrow && samples.input == nil {
+            throw ValidationError("--format arrow is written from --input; with --stores and --list use csv or json.")
+        }
         guard [stores, list, samples.input].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --stores, --list and --input.")
         }

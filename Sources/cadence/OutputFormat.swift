@@ -10,7 +10,7 @@ import ArgumentParser
 /// How a command prints its result: `table` for people, `csv` and `json` for programs.
 ///
 /// Not every command offers every format; each checks with ``require(_:in:)`` and lists the ones
-/// it offers in its help (the type is deliberately not `CaseIterable`, so help does not list all three).
+/// it offers in its help (the type is deliberately not `CaseIterable`, so help does not list them all).
 enum OutputFormat: String, ExpressibleByArgument {
     /// Aligned columns with units in the header, dates in local time.
     case table
@@ -18,6 +18,8 @@ enum OutputFormat: String, ExpressibleByArgument {
     case csv
     /// One JSON document with stable key order.
     case json
+    /// An Arrow IPC stream, for data tools (pyarrow, Polars, Spark) to read without parsing text.
+    case arrow
 
     /// Checks that the command supports this format.
     ///

@@ -59,7 +59,7 @@ struct SamplesCommand: ParsableCommand {
         """, valueName: "keys"))
     var sort: String?
 
-    @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format: table, csv, json or arrow (an Arrow IPC stream).", valueName: "format"))
     var format: OutputFormat = .table
 
     func validate() throws {
@@ -141,6 +141,9 @@ struct SamplesCommand: ParsableCommand {
         let (printed, valueHeading): ([SampleOutput.Printed], String)
         switch kind {
         case .workout:
+            guard format != .arrow else {
+                throw CadenceError(.invalidArgument, "Workouts have no Arrow form: use --format table, csv or json.")
+            }
             let workouts = try store.execute(SampleQuery(workoutsMatching: resolved.predicate, limit: limit,
                                                          sortDescriptors: sort))
             return WorkoutOutput.write(workouts, format: format, key: "samples", timeZone: resolved.timeZone, into: &output)
@@ -166,6 +169,11 @@ struct SamplesCommand: ParsableCommand {
             output.writeLine(document.serialized())
         case .csv:
             SampleOutput.csv(printed, timeZone: resolved.timeZone, into: &output)
+        case .arrow:
+            let batch = ArrowOutput.samples(printed)
+            var writer = try ArrowOutput.standardOutputWriter(schema: batch.schema)
+            try writer.write(batch)
+            try writer.finish()
         case .table:
             output.write(SampleOutput.table(printed, valueHeading: valueHeading, timeZone: resolved.timeZone))
         }

@@ -43,13 +43,13 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var query: StatisticsQueryOptions
 
-    @Option(help: ArgumentHelp("The output format: table, csv or json (default: table); with --input csv (default) "
-                               + "or json, as JSON lines.", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format: table, csv, json or arrow (default: table); with --input csv "
+                               + "(default), json, as JSON lines, or arrow.", valueName: "format"))
     var format: OutputFormat?
 
     func validate() throws {
         guard (store == nil) != (samples.input == nil) else { throw ValidationError("Give exactly one of --store and --input.") }
-        if samples.input != nil, let format { try format.require([.csv, .json], in: "stats --input") }
+        if samples.input != nil, let format { try format.require([.csv, .json, .arrow], in: "stats --input") }
     }
 
     func run() throws {
@@ -68,6 +68,12 @@ struct StatsCommand: ParsableCommand {
             text.append(byte: UInt8(ascii: "\n"))
         case .csv: report.writeCSV(to: &text)
         case .table: report.writeTable(to: &text)
+        case .arrow:
+            var table = ArrowStatisticsTable(like: report, hasUser: false)
+            table.append(report, user: nil)
+            var writer = try ArrowOutput.standardOutputWriter(schema: table.schema)
+            try writer.write(table.takeBatch())
+            return try writer.finish()
         }
         StandardStreams.writeOutput(text.bytes)
     }

@@ -48,7 +48,8 @@ enum WorkoutOutput {
                     workout.totalDistance.map(JSONValue.numberText) ?? "", workout.source.name, workout.uuid.uuidString,
                 ]))
             }
-        case .table:
+        // Workouts have no Arrow form: the commands refuse it before.
+        case .table, .arrow:
             var table = TableRenderer(columns: [
                 .init("Activity"), .init("Start"), .init("End"), .init("Duration", alignment: .right),
                 .init("Energy (kcal)", alignment: .right), .init("Distance (km)", alignment: .right), .init("Source"),

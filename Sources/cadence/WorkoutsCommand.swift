@@ -31,6 +31,10 @@ struct WorkoutsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
     var format: OutputFormat = .table
 
+    func validate() throws {
+        try format.require([.table, .csv, .json], in: "workouts")
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let resolved = try filter.resolve()

@@ -10,10 +10,13 @@ import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Iterable, Iterator, Optional, Sequence
+from zoneinfo import ZoneInfo
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 from pyspark import SparkFiles
 from pyspark.sql import DataFrame, SparkSession
@@ -100,9 +103,11 @@ def statistics_from_samples(samples: DataFrame, query: Query, *, binary: Optiona
     startDate, endDate, value``; optionally ``uuid, sourceVersion, device, creationDate`` and
     ``metadata:KEY``); dates are RFC 3339 text or timestamps (a timestamp without a zone is read
     as UTC). It is repartitioned by user into ``partitions`` (default: the cores Spark has) and
-    sorted by user within each partition, and each partition is piped, as Arrow record batches
-    written as CSV, through one ``cadence batch --input -`` process, which holds one user's samples
-    at a time in memory and writes no store; its CSV output is read back as Arrow record batches.
+    sorted by user within each partition, and each partition's record batches are piped as an
+    Arrow stream through one ``cadence batch --input - --format arrow`` process, which holds one
+    user's samples at a time in memory, writes no store, and answers with an Arrow stream. Before
+    the shuffle, only the samples of the query's type (either spelling) that can reach its window
+    are kept.
 
     ``binary`` is the ``cadence`` executable on the driver, shipped to the executors with
     ``SparkContext.addFile``; leave it out when the job was submitted with ``--files cadence``.
@@ -117,12 +122,45 @@ def statistics_from_samples(samples: DataFrame, query: Query, *, binary: Optiona
     spark = samples.sparkSession
     name = _ship(spark, binary)
     count = partitions or spark.sparkContext.defaultParallelism
-    arranged = (samples.select(F.col(user_column), *[F.col(f"`{column}`") for column in columns])
-                .repartition(count, user_column)
-                .sortWithinPartitions(user_column))
-    arguments = ["batch", "--input", "-", "--user-column", user_column, "--format", "csv"] + query.arguments()
+    selected = _select_relevant(samples.select(F.col(user_column), *[F.col(f"`{column}`") for column in columns]),
+                                query)
+    arranged = selected.repartition(count, user_column).sortWithinPartitions(user_column)
+    arguments = ["batch", "--input", "-", "--user-column", user_column, "--format", "arrow"] + query.arguments()
     schema = query.schema(with_error=False)
     return _with_date(arranged.mapInArrow(partial(_samples_partition, name, arguments, schema), schema))
+
+
+def type_spellings(identifier: str) -> list:
+    """Every spelling of a type the import accepts: its short name and its full identifier."""
+    for prefix in ("HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier"):
+        if identifier.startswith(prefix):
+            rest = identifier[len(prefix):]
+            return [identifier, rest[:1].lower() + rest[1:]]
+    capitalised = identifier[:1].upper() + identifier[1:]
+    return [identifier, "HKQuantityTypeIdentifier" + capitalised, "HKCategoryTypeIdentifier" + capitalised]
+
+
+def _instant(text: str, time_zone: str) -> datetime:
+    """A query date (``2024-03-30`` or RFC 3339) as an instant; a date without an offset is local
+    to the query's zone, as ``cadence`` reads it."""
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(time_zone))
+
+
+def _select_relevant(samples: DataFrame, query: Query) -> DataFrame:
+    """The samples that can count in ``query``, chosen before the shuffle: those of its type (either
+    spelling) and, with a window, those starting within it or earlier by at most the longest
+    sample of the type (so a sample crossing the window's start stays), with a day to spare on
+    either side for the zone's offsets. Samples outside the window change no value inside it."""
+    of_type = samples.where(F.col("type").isin(type_spellings(query.type)))
+    if not (query.start and query.end):
+        return of_type
+    start, end = (F.col(name).cast("timestamp") for name in ("startDate", "endDate"))
+    longest = of_type.select(F.max(F.unix_micros(end) - F.unix_micros(start))).first()[0] or 0
+    margin = timedelta(days=1, microseconds=max(0, longest))
+    earliest = _instant(query.start, query.time_zone) - margin
+    latest = _instant(query.end, query.time_zone) + timedelta(days=1)
+    return of_type.where((start >= F.lit(earliest)) & (start <= F.lit(latest)))
 
 
 def statistics_from_stores(stores: DataFrame, query: Query, *, binary: Optional[str] = None,
@@ -182,8 +220,8 @@ def _samples_partition(binary_name: str, arguments: list, schema: StructType,
     first = next(batches, None)
     if first is None:
         return
-    process = _Process(binary_name, arguments, _prepend(first, batches))
-    yield from process.output(schema)
+    process = _Process(binary_name, arguments, _prepend(first, batches), arrow=True)
+    yield from process.arrow_output(schema)
     process.finish(allowed_statuses=(0,))
 
 
@@ -211,10 +249,12 @@ def _stores_partition(binary_name: str, arguments: list, schema: StructType,
 
 
 class _Process:
-    """One running ``cadence``, fed record batches as CSV on standard input from a thread of its own;
-    its CSV output is read back as record batches, then its exit status is checked."""
+    """One running ``cadence``, fed record batches on standard input from a thread of its own, as an
+    Arrow stream (``arrow``) or as CSV; its output is read back as record batches, then its exit
+    status is checked."""
 
-    def __init__(self, binary_name: str, arguments: list, batches: Iterator[pa.RecordBatch]):
+    def __init__(self, binary_name: str, arguments: list, batches: Iterator[pa.RecordBatch], arrow: bool = False):
+        self._arrow = arrow
         path = SparkFiles.get(binary_name)
         if not os.access(path, os.X_OK):
             os.chmod(path, 0o755)
@@ -229,6 +269,13 @@ class _Process:
     def _feed(self, batches: Iterator[pa.RecordBatch]) -> None:
         try:
             with self._process.stdin as stream:
+                if self._arrow:
+                    first = next(batches)
+                    with pa.ipc.new_stream(stream, first.schema) as writer:
+                        writer.write_batch(first)
+                        for batch in batches:
+                            writer.write_batch(batch)
+                    return
                 first = _as_text(next(batches))
                 with pacsv.CSVWriter(stream, first.schema) as writer:
                     writer.write_batch(first)
@@ -253,6 +300,19 @@ class _Process:
             raise CadenceError(f"cadence wrote the columns {names} where {[field.name for field in fields]} "
                                "were expected")
         yield from reader
+
+    def arrow_output(self, schema: StructType) -> Iterator[pa.RecordBatch]:
+        """The Arrow output's record batches, its zoned timestamps as RFC 3339 text (as ``schema``,
+        and ``cadence stats --format csv``, give dates)."""
+        if not self._process.stdout.peek(1):
+            return  # nothing written: the exit status and standard error say why
+        reader = pa.ipc.open_stream(self._process.stdout)
+        names = reader.schema.names
+        if names != schema.names:
+            raise CadenceError(f"cadence wrote the columns {names} where {schema.names} were expected")
+        for batch in reader:
+            columns = [_rfc3339(column) if pa.types.is_timestamp(column.type) else column for column in batch.columns]
+            yield pa.RecordBatch.from_arrays(columns, names=names)
 
     def errors(self) -> str:
         return "".join(self._stderr).strip()
@@ -284,6 +344,16 @@ def _as_text(batch: pa.RecordBatch) -> pa.RecordBatch:
             column = column.cast(pa.timestamp(column.type.unit, tz="UTC"))
         columns.append(column)
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _rfc3339(column: pa.Array) -> pa.Array:
+    """Zoned timestamps as ``cadence`` writes dates: RFC 3339 in their zone, a fraction only when
+    there is one (three digits for whole milliseconds), ``Z`` for UTC."""
+    text = pc.strftime(column, format="%Y-%m-%dT%H:%M:%S%z")
+    for pattern, replacement in ((r"\.000000([+-]\d{4})$", r"\1"), (r"(\.\d{3})000([+-]\d{4})$", r"\1\2"),
+                                 (r"\+0000$", "Z"), (r"([+-]\d\d)(\d\d)$", r"\1:\2")):
+        text = pc.replace_substring_regex(text, pattern=pattern, replacement=replacement)
+    return text
 
 
 def _arrow_type(kind) -> pa.DataType:

@@ -11,12 +11,13 @@ protocol ImportSource {
     func read(into pipeline: inout ImportPipeline) throws
 }
 
-/// The source for a file, by its extension: `.csv`, `.zip` (an Apple Health `export.zip`), or else
-/// an `export.xml`.
+/// The source for a file, by its extension: `.csv`, `.zip` (an Apple Health `export.zip`), Arrow
+/// (`.arrow`, `.arrows`, `.feather`, `.ipc`), or else an `export.xml`.
 func importSource(forFileAt path: String) -> any ImportSource {
     let lowercased = path.lowercased()
     if lowercased.hasSuffix(".csv") { return CSVFileSource(path: path) }
     if lowercased.hasSuffix(".zip") { return ExportArchiveSource(path: path) }
+    if ArrowFileSource.handles(path) { return ArrowFileSource(path: path) }
     return ExportXMLFileSource(path: path)
 }
 

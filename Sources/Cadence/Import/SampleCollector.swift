@@ -384,18 +384,30 @@ struct SampleCollector {
     /// conversion — straight into its batch, without a string made or copied; returns false,
     /// having added nothing, for any other record, which the caller then adds by the general path.
     mutating func addIfRepeating(_ fields: some RecordFields) -> Bool {
+        guard let dates = repeatedDates(fields) else { return false }
+        return fields.withValueBytes { value in
+            guard let value, let number = parsePlainDecimal(value) else { return false }
+            return appendRepeating(line: fields.line, start: dates.start, end: dates.end, creation: dates.creation,
+                                   value: number)
+        }
+    }
+
+    /// ``addIfRepeating(_:)`` for a reader that holds the value as a number (Arrow).
+    mutating func addIfRepeating(_ fields: some RecordFields, value: Double) -> Bool {
+        guard let dates = repeatedDates(fields) else { return false }
+        return appendRepeating(line: fields.line, start: dates.start, end: dates.end, creation: dates.creation, value: value)
+    }
+
+    /// The record's dates when it repeats the type, unit and provenance of the record before and
+    /// has no UUID or metadata; nil otherwise.
+    private func repeatedDates(_ fields: some RecordFields) -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
         guard isRecentProvenanceOfKnownType, !fields.hasExtras,
               fields.attribute(.type, equals: recentType.identifier), fields.attribute(.unit, equals: recentType.unitText),
               fields.attribute(.sourceName, equals: recentProvenance.sourceName),
               fields.attribute(.sourceVersion, equals: recentProvenance.sourceVersion),
-              fields.attribute(.device, equals: recentProvenance.device),
-              let dates = fields.timestamps()
-        else { return false }
-        return fields.withValueBytes { value in
-            guard let value else { return false }
-            return appendPlainDecimal(line: fields.line, start: dates.start, end: dates.end, creation: dates.creation,
-                                      value: value)
-        }
+              fields.attribute(.device, equals: recentProvenance.device)
+        else { return nil }
+        return fields.timestamps()
     }
 
     /// Whether the last record stored is of a type Cadence knows, so that a record repeating its
@@ -406,11 +418,11 @@ struct SampleCollector {
     }
 
     /// Appends a record of the recent type and provenance when its dates are in order and its
-    /// value is a plain decimal within range after conversion; returns false, having added
-    /// nothing, otherwise (the general path then says why).
-    private mutating func appendPlainDecimal(line: Int, start: Timestamp, end: Timestamp, creation: Timestamp?,
-                                             value bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard start <= end, let value = parsePlainDecimal(bytes) else { return false }
+    /// value is within range after conversion; returns false, having added nothing, otherwise
+    /// (the general path then says why).
+    private mutating func appendRepeating(line: Int, start: Timestamp, end: Timestamp, creation: Timestamp?,
+                                          value: Double) -> Bool {
+        guard start <= end else { return false }
         let canonical = recentType.conversion.apply(value)
         guard canonical.isFinite && recentType.validValues.contains(canonical) else { return false }
         records += 1

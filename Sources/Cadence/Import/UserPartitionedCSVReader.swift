@@ -62,13 +62,7 @@ public struct UserPartitionedCSVReader {
         func finishCurrent() throws {
             guard let user = current?.user, var collector = current?.collector else { return }
             current = nil
-            // Numbered like an import of the user's rows alone: look-alike records all stay (SPEC §1).
-            var batches = collector.takeBatches()
-            var occurrences = OccurrenceCounter()
-            for index in batches.indices { occurrences.number(&batches[index]) }
-            let saved = try collector.store.save(batches)
-            collector.summary.imported = saved.saved
-            collector.summary.duplicates = saved.duplicates
+            try collector.saveUserSamples()
             finishedUsers.insert(ExactString(user))
             try body(user, collector.store, collector.summary)
         }
