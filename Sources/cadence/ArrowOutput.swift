@@ -13,7 +13,7 @@ import Foundation
 enum ArrowOutput {
     /// A stream writer whose bytes go to standard output as they are made.
     static func standardOutputWriter(schema: ArrowSchema) throws -> ArrowStreamWriter {
-        try ArrowStreamWriter(schema: schema, format: .stream) { StandardStreams.write($0, to: STDOUT_FILENO) }
+        try ArrowStreamWriter(schema: schema, format: .stream) { StandardStreams.writeOutput($0) }
     }
 
     /// Samples in the import CSV's columns (`cadence import` reads them back): dates as UTC
