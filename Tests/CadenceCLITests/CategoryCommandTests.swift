@@ -8,11 +8,11 @@
 import Foundation
 import Testing
 
-/// Category samples and correlations through the command line: the SPEC §14 night imported from an
+/// Category samples and correlations through the command line: the <doc:HowCadenceComputes#Category-durations> night imported from an
 /// export and measured with `stats`, and `samples` on a category and a correlation type.
 @Suite("Category samples on the command line")
 struct CategoryCommandTests {
-    /// The night of SPEC §14 as an export: Watch stages, a third-party app, an iPhone in-bed record.
+    /// The night of <doc:HowCadenceComputes#Category-durations> as an export: Watch stages, a third-party app, an iPhone in-bed record.
     static let night = """
         <?xml version="1.0" encoding="UTF-8"?>
         <HealthData locale="en_US">
@@ -32,7 +32,7 @@ struct CategoryCommandTests {
         return (store, summary)
     }
 
-    @Test("the SPEC §14 vector through cadence stats", arguments: [
+    @Test("the How Cadence computes: Category durations vector through cadence stats", arguments: [
         ("asleepCore,asleepDeep,asleepREM,asleepUnspecified", 27_000.0, 3),
         ("inBed", 30_600.0, 1),
         ("asleepDeep", 3_600.0, 1),

@@ -58,7 +58,7 @@ enum Fixtures {
     struct ExpectedCounts {
         /// Top-level quantity and category records, correlations and workouts, per type.
         var records: [String: Int] = [:]
-        /// Samples per type: every top-level record is one, look-alikes included (SPEC §1).
+        /// Samples per type: every top-level record is one, look-alikes included (<doc:HowCadenceComputes#Identity>).
         var samples: [String: Int] { records }
     }
 
@@ -68,7 +68,7 @@ enum Fixtures {
     /// Each `<Record …>`, `<Correlation …>` or `<Workout …>` start tag is on one line. Records inside a `<Correlation>` are skipped:
     /// the export repeats them at top level, and Cadence imports them once from there. Records that
     /// look alike (the file has 166 such repeats, for example two "Bananas" entries minutes apart)
-    /// are distinct objects and each is a sample (SPEC §1).
+    /// are distinct objects and each is a sample (<doc:HowCadenceComputes#Identity>).
     static func expectedCounts(of export: URL) throws -> ExpectedCounts {
         let text = try String(contentsOf: export, encoding: .utf8)
         var counts = ExpectedCounts()

@@ -32,7 +32,7 @@ struct ImportTests {
         #expect(file["rejected"] as? Int == 0)
         #expect(file["workouts"] as? Int == 61)
         #expect(file["correlations"] as? Int == 34)
-        // Sleep, mindful sessions, food correlations and workouts are stored too (SPEC §13).
+        // Sleep, mindful sessions, food correlations and workouts are stored too (How Cadence computes: Categories, workouts and correlations).
         #expect(expected.samples["HKCategoryTypeIdentifierSleepAnalysis"] == 121)
         #expect(expected.samples["HKCategoryTypeIdentifierMindfulSession"] == 4)
         #expect(expected.samples["HKCorrelationTypeIdentifierFood"] == 34)

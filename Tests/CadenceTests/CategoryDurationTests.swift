@@ -9,7 +9,7 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// Category durations and counts (SPEC §14): the test vector, and the sweep against a naive
+/// Category durations and counts (<doc:HowCadenceComputes#Category-durations>): the test vector, and the sweep against a naive
 /// minute-by-minute reference on random samples.
 @Suite("Category durations")
 struct CategoryDurationTests {
@@ -25,7 +25,7 @@ struct CategoryDurationTests {
         try CategorySample(type: .sleepAnalysis, valueName: value, start: date(start), end: date(end), source: Source(name: source))
     }
 
-    /// The night of SPEC §14: Watch stages, a third-party app and an iPhone in-bed record.
+    /// The night of <doc:HowCadenceComputes#Category-durations>: Watch stages, a third-party app and an iPhone in-bed record.
     static func vectorStore() throws -> HealthStore {
         let store = HealthStore.inMemory()
         try store.save([
@@ -38,7 +38,7 @@ struct CategoryDurationTests {
         return store
     }
 
-    @Test("the SPEC §14 test vector: 7 h 30 min asleep, 8 h 30 min in bed, 1 h deep", arguments: [
+    @Test("the How Cadence computes: Category durations test vector: 7 h 30 min asleep, 8 h 30 min in bed, 1 h deep", arguments: [
         (["asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM"], 7.5 * 3_600, 3),
         (["inBed"], 8.5 * 3_600, 1),
         (["asleepDeep"], 3_600, 1),

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// Correlations (SPEC §13): stored with their members' UUIDs, the members ordinary quantity
+/// Correlations (<doc:HowCadenceComputes#Categories-workouts-and-correlations>): stored with their members' UUIDs, the members ordinary quantity
 /// samples; sample and anchored queries against a naive reference.
 @Suite("Correlations")
 struct CorrelationTests {

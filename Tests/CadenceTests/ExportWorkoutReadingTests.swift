@@ -34,7 +34,7 @@ struct WorkoutCollectingSink: ExportRecordSink {
     }
 }
 
-/// The `<Workout>` elements of an export and their children (SPEC §11, §13).
+/// The `<Workout>` elements of an export and their children (<doc:HowCadenceComputes#Importing-Apple-Health-exports>, <doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 @Suite("Reading workouts from export.xml")
 struct ExportWorkoutReadingTests {
     static let handWritten = """

@@ -10,7 +10,7 @@ import Testing
 
 @testable import Cadence
 
-/// The GPX route reader on good files and on hostile ones (SPEC §13).
+/// The GPX route reader on good files and on hostile ones (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 @Suite("GPX route reader")
 struct GPXReaderTests {
     /// What reading gave: the points, the summary, or the error.

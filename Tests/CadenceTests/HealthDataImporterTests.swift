@@ -17,7 +17,7 @@ struct HealthDataImporterTests {
 
     /// Top-level records and workouts per type, found with a plain scan of the tags (an oracle
     /// independent of the XML reader): records inside `<Correlation>` are repeated at top level,
-    /// and every top-level record is a sample of its own, look-alikes included (SPEC §1).
+    /// and every top-level record is a sample of its own, look-alikes included (<doc:HowCadenceComputes#Identity>).
     static func expectedCounts(_ file: URL) throws -> [String: Int] {
         let text = try String(contentsOf: file, encoding: .utf8)
         var insideCorrelation = false

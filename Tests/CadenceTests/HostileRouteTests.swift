@@ -13,7 +13,7 @@ import Testing
 
 /// Huge and hostile workout routes through the importer: a route past the point limits keeps its
 /// first points and is reported; a route file that is not GPX, is hostile, or sits in an archive
-/// entry that lies about its size is reported and its workout kept (SPEC §11, §13).
+/// entry that lies about its size is reported and its workout kept (<doc:HowCadenceComputes#Importing-Apple-Health-exports>, <doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 @Suite("Huge and hostile workout routes")
 struct HostileRouteTests {
     /// An export of one running workout a day, each naming its own route file `route_N.gpx`.

@@ -10,7 +10,7 @@ import Testing
 
 @testable import Cadence
 
-/// The identity of imported records (SPEC §1): every attribute plus an occurrence number, so
+/// The identity of imported records (<doc:HowCadenceComputes#Identity>): every attribute plus an occurrence number, so
 /// look-alike records all stay and a re-import adds nothing.
 @Suite("Identity of imported records")
 struct ImportIdentityTests {

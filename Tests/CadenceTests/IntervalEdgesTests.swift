@@ -32,7 +32,7 @@ struct IntervalEdgesTests {
         zip(edges.edges, edges.edges.dropFirst()).map { Double($1 - $0) / Double(Support.hour) }
     }
 
-    @Test("SPEC vector: the New York day containing 2024-03-10 01:00 runs 03:00 to 03:00 and lasts 23 hours")
+    @Test("Worked example: the New York day containing 2024-03-10 01:00 runs 03:00 to 03:00 and lasts 23 hours")
     func specVector() throws {
         let zone = "America/New_York"
         let calendar = try Support.calendar(zone)
@@ -163,7 +163,7 @@ struct IntervalEdgesTests {
     }
 
     // Foundation's own behaviour on this platform, which the edges inherit.
-    @Test("Foundation resolves wall-clock gaps and overlaps as the SPEC says", arguments: [
+    @Test("Foundation resolves wall-clock gaps and overlaps as How Cadence computes says", arguments: [
         // 02:30 does not exist on 2020-03-08: it moves forward by the one-hour gap to 03:30.
         ("2020-03-01T02:30:00-05:00", 7, "2020-03-08T03:30:00-04:00"),
         // 01:30 occurs twice on 2020-11-01: the first occurrence (-04:00) is chosen.

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// Sample queries over several types at once (SPEC §8) against a naive reference: each part
+/// Sample queries over several types at once (<doc:HowCadenceComputes#Sample-queries>) against a naive reference: each part
 /// filtered, ordered and limited on its own, then merged, ordered and limited.
 @Suite("Queries over several types agree with the naive reference")
 struct MergedSampleQueryTests {

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// SPEC §2 predicates beyond dates and sources, sample-query ordering, and the long-running queries.
+/// <doc:HowCadenceComputes#Predicates> predicates beyond dates and sources, sample-query ordering, and the long-running queries.
 @Suite("Predicates, sample queries and long-running queries")
 struct PredicateAndLongRunningTests {
     static let watch = Device(description: "<<HKDevice: 0x1>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.1>")
@@ -32,7 +32,7 @@ struct PredicateAndLongRunningTests {
         return (store, samples)
     }
 
-    @Test("Device, metadata, quantity, UUID, and/or/not predicates select what SPEC §2 says", arguments: [
+    @Test("Device, metadata, quantity, UUID, and/or/not predicates select what How Cadence computes: Predicates says", arguments: [
         // Each case: a predicate and the plain-Swift condition it must agree with.
         "model", "metadataExists", "metadataEquals", "metadataCompares", "quantity", "uuid", "or", "not",
     ])

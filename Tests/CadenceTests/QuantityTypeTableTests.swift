@@ -11,7 +11,7 @@ import Testing
 @testable import Cadence
 
 /// Every HealthKit quantity type by its Swift short name, with the unit and style HealthKit's
-/// `HKTypeIdentifiers.h` gives it (heart and respiratory rates per minute, as SPEC §1 keeps them).
+/// `HKTypeIdentifiers.h` gives it (heart and respiratory rates per minute, as <doc:HowCadenceComputes#Types-and-units> keeps them).
 /// Written independently of the table, in HealthKit's own spelling, so a row typed wrong disagrees.
 private let healthKitQuantityTypes: [String: (unit: String, style: AggregationStyle)] = [
     // Body measurements
@@ -208,7 +208,7 @@ struct QuantityTypeTableTests {
         }
     }
 
-    @Test("An unknown identifier is not in the table but stays a type with its own unit, averaged (SPEC §1)")
+    @Test("An unknown identifier is not in the table but stays a type with its own unit, averaged (How Cadence computes: Types and units)")
     func unknownIdentifier() throws {
         let identifier = "HKQuantityTypeIdentifierMadeUpReading"
         #expect(QuantityType.known(identifier) == nil)

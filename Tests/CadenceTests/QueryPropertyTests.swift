@@ -18,7 +18,7 @@ struct QueryPropertyTests {
     static let phone = Provenance(source: Source(name: "iPhone"), device: Device(
         description: "<<HKDevice: 0x2>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17>"))
     static let scale = Provenance(source: Source(name: "Scale"))
-    /// Rank keys as SPEC §5 orders them for these sources (no priority list).
+    /// Rank keys as <doc:HowCadenceComputes#Merging-sources> orders them for these sources (no priority list).
     static func rank(source: Int, userEntered: Bool) -> Int {
         if userEntered { return 100 + source }
         return [200, 300, 400][source] + source
@@ -130,7 +130,7 @@ struct QueryPropertyTests {
                 let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) interval \(statistics.startDate)")
                 #expect(statistics.isEmpty == (expected.count == 0), context)
                 guard expected.count > 0 else { continue }
-                // A value is present exactly when its option was requested (SPEC §3).
+                // A value is present exactly when its option was requested (How Cadence computes: Statistics options).
                 func wanted<T>(_ option: StatisticsOptions, _ value: T?) -> T? { options.contains(option) ? value : nil }
                 if type.aggregationStyle == .cumulative {
                     #expect(nearlyEqual(statistics.sumQuantity()?.value, wanted(.cumulativeSum, expected.mergedSum)), context)

@@ -10,12 +10,12 @@ import Testing
 
 @testable import Cadence
 
-/// Source priority lists per type beside the store-wide one (SPEC §5).
+/// Source priority lists per type beside the store-wide one (<doc:HowCadenceComputes#Merging-sources>).
 @Suite("Source priority per type")
 struct SourcePriorityTests {
     static let ten = Date(timeIntervalSince1970: 1_704_103_200)  // 2024-01-01 10:00 UTC
 
-    /// SPEC §5's example for one type: Phone (saved first) 10:05–10:15 500, Watch 10:00–10:10 600.
+    /// The example of <doc:HowCadenceComputes#Merging-sources> for one type: Phone (saved first) 10:05–10:15 500, Watch 10:00–10:10 600.
     static func save(_ type: QuantityType, into store: HealthStore) throws {
         _ = try store.save([
             try QuantitySample(type: type, value: 500, start: ten + 300, end: ten + 900, source: Source(name: "Phone")),

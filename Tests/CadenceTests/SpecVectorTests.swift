@@ -9,8 +9,8 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// The six test vectors of SPEC §12, end to end through a store.
-@Suite("SPEC §12 vectors")
+/// The six test vectors of <doc:HowCadenceComputes#Worked-examples>, end to end through a store.
+@Suite("Worked examples of How Cadence computes")
 struct SpecVectorTests {
     let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)

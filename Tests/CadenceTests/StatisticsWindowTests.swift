@@ -11,7 +11,7 @@ import Testing
 @testable import Cadence
 
 /// A statistics query over a date window [S, E) equals the collection interval [S, E) with the
-/// same predicate and options (SPEC §7).
+/// same predicate and options (<doc:HowCadenceComputes#Collections-and-windows>).
 @Suite("Statistics over a date window")
 struct StatisticsWindowTests {
     static let base = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01 00:00 UTC
@@ -68,7 +68,7 @@ struct StatisticsWindowTests {
     @Test("A sample straddling the window's edge is prorated; without a window it counts in full")
     func straddlingSample() throws {
         let store = HealthStore.inMemory()
-        // 100 steps over 13:57–14:02 (SPEC §4): 60 before 14:00, 40 after.
+        // 100 steps over 13:57–14:02 (How Cadence computes: Intervals and contributions): 60 before 14:00, 40 after.
         let start = Self.base + 13 * 3_600 + 57 * 60
         _ = try store.save([try QuantitySample(type: .stepCount, value: 100, start: start, end: start + 300,
                                                source: Source(name: "Phone"))])

@@ -11,7 +11,7 @@ import Testing
 @testable import Cadence
 
 /// The realistic profile's iPhone and Watch record the same walks, so source-merged daily steps
-/// look like one person's day (SPEC §5).
+/// look like one person's day (<doc:HowCadenceComputes#Merging-sources>).
 @Suite("Synthetic steps from two devices")
 struct SyntheticStepMergeTests {
     /// Daily step sums of four weeks: merged, and per source.

@@ -12,7 +12,7 @@ import Testing
 @testable import Cadence
 
 /// Workouts through the importer: numbered, with their routes read from the archive or folder,
-/// handed over per batch (SPEC §1, §13).
+/// handed over per batch (<doc:HowCadenceComputes#Identity>, <doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 @Suite("Importing workouts and their routes")
 struct WorkoutImportTests {
     static let export = """

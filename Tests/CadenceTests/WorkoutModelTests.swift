@@ -10,7 +10,7 @@ import Testing
 
 @testable import Cadence
 
-/// Workout values: the activity type table and the derived identity (SPEC §1, §13).
+/// Workout values: the activity type table and the derived identity (<doc:HowCadenceComputes#Identity>, <doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 @Suite("Workout model")
 struct WorkoutModelTests {
     @Test("Every known activity type has one raw value and one name, and both lead back to it")

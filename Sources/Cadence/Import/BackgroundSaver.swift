@@ -46,7 +46,7 @@ final class BackgroundSaver: @unchecked Sendable {
     /// - Parameters:
     ///   - batches: The batches, saved in one transaction.
     ///   - numberingOccurrences: Whether the batches' look-alike records are numbered
-    ///     first (SPEC §1), on the save thread, counting every batch so numbered before, so the
+    ///     first (<doc:HowCadenceComputes#Identity>), on the save thread, counting every batch so numbered before, so the
     ///     numbering costs the reading nothing.
     ///   - weight: Samples' worth of memory the batches hold beyond one a row (a workout's route
     ///     points, each about a sample's size in the store's head), counted toward the flush.

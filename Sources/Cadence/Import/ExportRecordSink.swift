@@ -26,7 +26,7 @@ protocol ExportRecordSink {
     /// Receives a plain record as a view, in file order, when ``receivesRecordViews`` is set.
     mutating func receive(_ view: ExportRecordView) throws
 
-    /// Receives a complete, well-formed `<Workout>` with its children (SPEC §13), in file order;
+    /// Receives a complete, well-formed `<Workout>` with its children (<doc:HowCadenceComputes#Categories-workouts-and-correlations>), in file order;
     /// `line` is that of its start tag. Its UUID is the one derived for occurrence 0 (the caller
     /// numbers look-alike workouts). Its routes name their GPX files and are not read yet.
     mutating func receive(_ workout: Workout, line: Int) throws

@@ -8,7 +8,7 @@
 import Foundation
 
 /// Builds ``Workout``s from the elements of a `<Workout>` as the export reader meets them
-/// (SPEC §13): the `<Workout>` tag, then its children and grandchildren, then its end.
+/// (<doc:HowCadenceComputes#Categories-workouts-and-correlations>): the `<Workout>` tag, then its children and grandchildren, then its end.
 ///
 ///     <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" …>
 ///       <MetadataEntry key="HKIndoorWorkout" value="0"/>

@@ -16,7 +16,7 @@ public struct ImportSummary: Sendable, Codable {
     public var file: String
     /// Samples stored.
     public var imported = 0
-    /// Records skipped because the store already had them (same UUID, SPEC §1).
+    /// Records skipped because the store already had them (same UUID, <doc:HowCadenceComputes#Identity>).
     public var duplicates = 0
     /// Records skipped because the user deleted them from the store since an earlier import
     /// (see ``HealthDataImporter/restoresDeleted``).
@@ -26,11 +26,11 @@ public struct ImportSummary: Sendable, Codable {
     /// The first rejections, in file order.
     public var rejections: [Rejection] = []
     /// Types Cadence does not know, with their record counts: quantity types stored with the unit
-    /// they arrived in and the discrete arithmetic style (SPEC §1), category types with their
-    /// value names verbatim (SPEC §13).
+    /// they arrived in and the discrete arithmetic style (<doc:HowCadenceComputes#Types-and-units>), category types with their
+    /// value names verbatim (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     public var unknownTypes: [String: Int] = [:]
     /// Category value names a known type's table does not hold, as `type name`, with their
-    /// record counts: stored verbatim (SPEC §13).
+    /// record counts: stored verbatim (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     public var unknownCategoryValues: [String: Int] = [:]
     /// Records of other kinds (`HKDataType…`, correlation types as records), counted and not stored.
     public var otherRecords = 0

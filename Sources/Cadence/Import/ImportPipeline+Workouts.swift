@@ -12,12 +12,12 @@ extension ImportPipeline {
     static let routePointsPerSave = 1 << 18
 
     /// Takes the workouts the collector read since the last batch, numbers look-alike workouts in
-    /// file order (their identity, SPEC §1), reads their routes' GPX files, saves them (a workout
+    /// file order (their identity, <doc:HowCadenceComputes#Identity>), reads their routes' GPX files, saves them (a workout
     /// already stored counts as a duplicate) and hands them to ``HealthDataImporter/workoutHandler``.
     ///
     /// A route file that is missing or cannot be read is reported in
     /// ``ImportSummary/routeIssues`` (once, with the first workout that names it); its workout still comes out, the route with its path and no
-    /// points (SPEC §13). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
+    /// points (<doc:HowCadenceComputes#Categories-workouts-and-correlations>). A route longer than ``HealthDataImporter/routeLimits`` allows, or than
     /// what is left of ``HealthDataImporter/routePointBudget``, keeps its first points and is
     /// reported with how many it had; so is a route of inline `<Location>` elements. A file that
     /// several workouts name is read once (see ``RouteFileCache``); each workout's copy of its

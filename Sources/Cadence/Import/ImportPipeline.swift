@@ -9,7 +9,7 @@ import Foundation
 
 /// Where an import source's records go, in three steps: the collector normalises them (types,
 /// units, validation) into batches; the batches' look-alike records are numbered in file order
-/// (their identity, SPEC §1) and saved, both on a thread of their own while reading goes on.
+/// (their identity, <doc:HowCadenceComputes#Identity>) and saved, both on a thread of their own while reading goes on.
 ///
 /// A source reads its bytes, feeds ``collector``, and calls ``didRead(bytes:)`` after each block;
 /// ``finish()`` saves the rest, resolves the records met inside correlations, and waits for the saves.
@@ -109,8 +109,8 @@ struct ImportPipeline {
     func abandon() { _ = try? saver.finish() }
 
     /// Resolves the records met inside correlations against the file's top-level records
-    /// (SPEC §11): copies are counted, records without a twin are saved; then saves the
-    /// correlations, each referring to its members' UUIDs (SPEC §13).
+    /// (<doc:HowCadenceComputes#Importing-Apple-Health-exports>): copies are counted, records without a twin are saved; then saves the
+    /// correlations, each referring to its members' UUIDs (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     private mutating func saveNestedRecords() throws {
         let (nested, correlations) = collector.takeNestedRecords()
         guard !nested.isEmpty || !correlations.isEmpty, !dryRun else { return }
@@ -123,7 +123,7 @@ struct ImportPipeline {
         let occurrences = try saver.countedOccurrences()
         var nestedCounts: [UInt64: UInt32] = [:]
         var batches = nestedCollector.takeBatches()
-        // Each nested row's UUID: its twin's, or its own when it has none (SPEC §11).
+        // Each nested row's UUID: its twin's, or its own when it has none (How Cadence computes: Importing Apple Health exports).
         var uuids: [[UUID]] = []
         for index in batches.indices {
             let resolved = OccurrenceCounter.resolveNested(&batches[index], against: occurrences, nestedCounts: &nestedCounts)

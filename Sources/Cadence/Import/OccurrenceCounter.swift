@@ -7,7 +7,7 @@
 
 import Foundation
 
-/// Numbers the identical records of one file in file order (SPEC §1): the first record with a
+/// Numbers the identical records of one file in file order (<doc:HowCadenceComputes#Identity>): the first record with a
 /// given set of attributes is occurrence 0, the next identical one 1, and so on. The number is
 /// part of the record's derived UUID, so look-alike records all stay while a re-import of the
 /// same file (which numbers them the same way) adds nothing.
@@ -78,7 +78,7 @@ struct OccurrenceCounter {
         batch.setOccurrences(occurrences)
     }
 
-    /// Resolves the copies of records found inside `<Correlation>`s (SPEC §11) against the
+    /// Resolves the copies of records found inside `<Correlation>`s (<doc:HowCadenceComputes#Importing-Apple-Health-exports>) against the
     /// top-level records counted so far: the *n*-th nested copy of an attribute set is its *n*-th
     /// top-level occurrence and is dropped; a nested record with no top-level twin stays, numbered
     /// after the twins. Returns how many rows were dropped, and every row's UUID (its twin's, or

@@ -33,17 +33,17 @@ struct SampleCollector {
     /// Records read (stored, rejected or skipped).
     private(set) var records = 0
     /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
-    /// once the whole file is read (SPEC §11).
+    /// once the whole file is read (<doc:HowCadenceComputes#Importing-Apple-Health-exports>).
     private(set) var nestedRecords: [ExportRecord] = []
     /// `<Correlation>`s, in file order, each with where its records start in ``nestedRecords``:
-    /// stored once their members are resolved (SPEC §13).
+    /// stored once their members are resolved (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     private(set) var correlations: [(record: ExportRecord, firstMember: Int)] = []
     /// Workouts read and not taken yet, with the lines of their `<Workout>` tags, in file order.
     private(set) var workouts: [(workout: Workout, line: Int)] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
-    /// Whether a type met for the first time takes the unit of its first record (SPEC §1). A
+    /// Whether a type met for the first time takes the unit of its first record (<doc:HowCadenceComputes#Types-and-units>). A
     /// segment copy must not decide it, since an earlier segment may hold an earlier record.
     private var resolvesNewUnknownTypes = true
 
@@ -306,7 +306,7 @@ struct SampleCollector {
         return (start, end, creation)
     }
 
-    /// Adds a category record (SPEC §13): its value name becomes the type's raw value; an
+    /// Adds a category record (<doc:HowCadenceComputes#Categories-workouts-and-correlations>): its value name becomes the type's raw value; an
     /// unknown type or value name is stored verbatim and reported once in the summary. A record
     /// without a value is `notApplicable` for the types that have no values.
     private mutating func addCategory(line: Int, type: CategoryType, sourceName: String, start startText: String,
@@ -338,7 +338,7 @@ struct SampleCollector {
         recentProvenance.batch = -1
         let batch = batchIndex(for: .series(type.identifier))
         do {
-            // Without a UUID in the record, the row's identity is derived (SPEC §1).
+            // Without a UUID in the record, the row's identity is derived (How Cadence computes: Identity).
             try batches[batch].append(sample, keepingUUID: uuid != nil)
         } catch {
             return summary.reject(line: line, error)
@@ -355,7 +355,7 @@ struct SampleCollector {
         return (batch, batches[batch].count - 1)
     }
 
-    /// Adds a `<Correlation>` whose members' type identifiers and UUIDs are resolved (SPEC §13).
+    /// Adds a `<Correlation>` whose members' type identifiers and UUIDs are resolved (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     mutating func addCorrelation(_ record: ExportRecord, members: [(type: String, uuid: UUID)]) {
         let type = CorrelationType(identifier: record.type)
         guard !record.sourceName.isEmpty else { return summary.reject(line: record.line, "the source name is missing") }

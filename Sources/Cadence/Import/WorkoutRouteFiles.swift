@@ -14,7 +14,7 @@ import Darwin
 #endif
 
 /// Where an import finds the GPX files that workouts' `<FileReference path=…>`s name: inside the
-/// `export.zip` being read, or in the folder of an unpacked `export.xml` (SPEC §13).
+/// `export.zip` being read, or in the folder of an unpacked `export.xml` (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 ///
 /// A file beside an unpacked export is read only if it is a regular file inside the export's
 /// folder once every symbolic link is resolved (never a FIFO, a device or a link out of the

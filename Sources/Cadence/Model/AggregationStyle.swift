@@ -8,7 +8,7 @@
 /// How the samples of a quantity type combine into a statistic (HealthKit's `HKQuantityAggregationStyle`).
 ///
 /// The style decides which ``StatisticsOptions`` a query may ask for and how values are weighted
-/// (SPEC §4).
+/// (<doc:HowCadenceComputes#Intervals-and-contributions>).
 public enum AggregationStyle: String, Hashable, Sendable, Codable, CaseIterable {
     /// Values add up over time (steps, energy, distance); sums are prorated over intervals.
     case cumulative

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// The value is HealthKit's raw integer (``value``) with the export's name for it
 /// (``valueName``). A name the type's table does not hold is kept verbatim, with the value
-/// ``CategorySample/unknownValue`` (SPEC §13): imported data is never dropped.
+/// ``CategorySample/unknownValue`` (<doc:HowCadenceComputes#Categories-workouts-and-correlations>): imported data is never dropped.
 public struct CategorySample: Hashable, Sendable, Identifiable {
     /// The sample's unique identifier.
     public var uuid: UUID

@@ -16,7 +16,7 @@ extension CategoryType {
         var tracks: [Set<Int>]? = nil
     }
 
-    /// Every known category type identifier suffix with its values, as data (SPEC §13).
+    /// Every known category type identifier suffix with its values, as data (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     static let rows: [(suffixes: [String], values: ValueGroup)] = [
         (["SleepAnalysis"], .sleepAnalysis),
         (["AppleStandHour"], .standHour),
@@ -59,7 +59,7 @@ extension CategoryType.ValueGroup {
         values: [("InBed", 0), ("AsleepUnspecified", 1), ("Awake", 2), ("AsleepCore", 3), ("AsleepDeep", 4), ("AsleepREM", 5)],
         // Exports from before iOS 16 write the unspecified stage as plain "Asleep".
         aliases: [("Asleep", 1)],
-        // In-bed records overlap sleep records by design (SPEC §14).
+        // In-bed records overlap sleep records by design (How Cadence computes: Category durations).
         tracks: [[0], [1, 2, 3, 4, 5]])
     static let standHour = Self(prefix: "HKCategoryValueAppleStandHour", values: [("Stood", 0), ("Idle", 1)])
     static let notApplicable = Self(prefix: "HKCategoryValue", values: [("NotApplicable", 0)])

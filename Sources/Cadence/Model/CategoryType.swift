@@ -13,7 +13,7 @@
 ///     sleep.values.map(\.shortName)                    // ["inBed", "asleepUnspecified", "awake", …]
 ///
 /// A sample's value is HealthKit's raw integer; each known type's values and their names come
-/// from a table (``CategoryType/values``), as do its tracks (SPEC §14). An identifier Cadence does
+/// from a table (``CategoryType/values``), as do its tracks (<doc:HowCadenceComputes#Category-durations>). An identifier Cadence does
 /// not know is still a valid type: its samples are stored with their value names verbatim.
 public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The full HealthKit identifier, such as `HKCategoryTypeIdentifierSleepAnalysis`.
@@ -22,7 +22,7 @@ public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible
     /// The prefix every HealthKit category type identifier starts with.
     public static let identifierPrefix = "HKCategoryTypeIdentifier"
 
-    /// A type by its full identifier, known or not: an unknown one is kept verbatim (SPEC §13).
+    /// A type by its full identifier, known or not: an unknown one is kept verbatim (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     public init(identifier: String) {
         self.identifier = Self.fullIdentifier(identifier)
     }
@@ -85,7 +85,7 @@ public struct CategoryType: Hashable, Sendable, Codable, CustomStringConvertible
         values.first { $0.rawValue == rawValue }?.name
     }
 
-    /// The type's tracks (SPEC §14): sets of values whose samples may not overlap within one
+    /// The type's tracks (<doc:HowCadenceComputes#Category-durations>): sets of values whose samples may not overlap within one
     /// source. Sleep analysis has an in-bed track and a sleep track; every other type has one.
     public var tracks: [Set<Int>] {
         guard let valueGroup else { return [] }

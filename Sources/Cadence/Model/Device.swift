@@ -101,7 +101,7 @@ public struct Device: Hashable, Sendable, Codable {
     }
 
     /// Whether the device is an Apple Watch (manufacturer starting with "Apple", model "Watch"),
-    /// which ranks first among unlisted sources when merging (SPEC §5).
+    /// which ranks first among unlisted sources when merging (<doc:HowCadenceComputes#Merging-sources>).
     public var isAppleWatch: Bool { isApple && (model?.hasPrefix("Watch") ?? false) }
 
     /// Whether the manufacturer starts with "Apple".

@@ -8,7 +8,7 @@
 import Foundation
 
 extension QuantitySample {
-    /// The deterministic UUID of a sample that arrived without one **[Cadence rule]** (SPEC §1): a
+    /// The deterministic UUID of a sample that arrived without one **[Cadence rule]** (<doc:HowCadenceComputes#Identity>): a
     /// version-8 UUID hashed from every attribute the record carries — type, source name, source
     /// version, device description, canonical value, creation date, start, end and metadata (sorted
     /// by key) — and its `occurrence` among identical records of the same file.
@@ -40,7 +40,7 @@ extension QuantitySample {
     }
 }
 
-/// Derived identities of stored or imported rows (SPEC §1), with the per-type, per-provenance and
+/// Derived identities of stored or imported rows (<doc:HowCadenceComputes#Identity>), with the per-type, per-provenance and
 /// per-metadata-set parts hashed once rather than once per row.
 package struct SampleIdentity {
     /// Everything a derived UUID is computed from but the occurrence number, each string-valued

@@ -76,7 +76,7 @@ public struct QuantitySampleBatch: Sendable {
         columns.append(contentsOf: other.columns, provenanceMap: provenanceMap)
     }
 
-    /// Numbers the rows that are repeats of identical records earlier in their file (SPEC §1):
+    /// Numbers the rows that are repeats of identical records earlier in their file (<doc:HowCadenceComputes#Identity>):
     /// `occurrences[i]` is row `i`'s, or the array is empty when every row is a first occurrence.
     package mutating func setOccurrences(_ occurrences: [UInt32]) {
         columns.occurrence = occurrences.allSatisfy { $0 == 0 } ? [] : occurrences

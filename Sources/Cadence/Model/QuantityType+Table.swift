@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 extension QuantityType {
-    /// Every HealthKit quantity type identifier, as data (SPEC §1): identifier suffixes that share a
+    /// Every HealthKit quantity type identifier, as data (<doc:HowCadenceComputes#Types-and-units>): identifier suffixes that share a
     /// canonical unit and an aggregation style.
     ///
     /// Units and styles are the ones HealthKit's `HKTypeIdentifiers.h` gives each identifier, with one
-    /// deliberate difference: heart rate and respiratory rate are kept in `count/min`, as SPEC §1 asks,
+    /// deliberate difference: heart rate and respiratory rate are kept in `count/min`, as <doc:HowCadenceComputes#Types-and-units> asks,
     /// where the header names `count/s`. The two units are compatible, and beats or breaths per
     /// minute is what exports carry and people type.
     static let rows: [(suffixes: [String], unit: String, style: AggregationStyle)] = [

@@ -13,7 +13,7 @@
 ///
 /// Known types come from a table (``QuantityType/known``). An identifier Cadence does not know is
 /// still a valid type: it keeps the unit its data arrived in and the `discreteArithmetic` style
-/// (SPEC §1), so imported data is never dropped.
+/// (<doc:HowCadenceComputes#Types-and-units>), so imported data is never dropped.
 public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The full HealthKit identifier, such as `HKQuantityTypeIdentifierStepCount`.
     public let identifier: String
@@ -58,7 +58,7 @@ public struct QuantityType: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     /// A type for data arriving with an identifier Cadence does not know: stored in the unit it
-    /// came with, aggregated as `discreteArithmetic` (SPEC §1).
+    /// came with, aggregated as `discreteArithmetic` (<doc:HowCadenceComputes#Types-and-units>).
     public static func unknown(_ identifier: String, unit: HealthUnit) -> QuantityType {
         QuantityType(identifier: fullIdentifier(identifier), aggregationStyle: .discreteArithmetic, canonicalUnit: unit)
     }

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The kinds of sample a store keeps (HealthKit's `HKSample` subclasses, SPEC §13).
+/// The kinds of sample a store keeps (HealthKit's `HKSample` subclasses, <doc:HowCadenceComputes#Categories-workouts-and-correlations>).
 ///
 /// Every kind is stored the same way: one series per type in sorted, compressed columnar chunks
 /// with summaries, under the same log, change sequence and deletion rules. The kind is read from

@@ -8,7 +8,7 @@
 /// The app or device that wrote a sample (HealthKit's `HKSource`).
 ///
 /// Two sources are the same when their names and bundle identifiers are equal. Source merging
-/// (SPEC §5) ranks sources, never individual devices.
+/// (<doc:HowCadenceComputes#Merging-sources>) ranks sources, never individual devices.
 public struct Source: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The name shown to people, such as `Jane’s Apple Watch`.
     public var name: String

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The source priority lists a store keeps for merging sources (SPEC §5): one per type where one
+/// The source priority lists a store keeps for merging sources (<doc:HowCadenceComputes#Merging-sources>): one per type where one
 /// was set — the Health app keeps one per data type — and one for every other type.
 ///
 /// No export carries the Health app's lists, so totals identical to the phone's need the user's

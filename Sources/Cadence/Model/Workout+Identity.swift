@@ -8,7 +8,7 @@
 import Foundation
 
 extension Workout {
-    /// The deterministic UUID of a workout that arrived without one **[Cadence rule]** (SPEC §1): a
+    /// The deterministic UUID of a workout that arrived without one **[Cadence rule]** (<doc:HowCadenceComputes#Identity>): a
     /// version-8 UUID hashed from every attribute the `<Workout>` element carries — activity type,
     /// source name, source version, device description, duration, the four totals, creation date,
     /// start, end and metadata (sorted by key) — and its `occurrence` among identical workouts of the

@@ -46,7 +46,7 @@ public struct DeletedObject: Sendable, Hashable, Codable {
     public let metadata: [String: String]
 }
 
-/// New samples and deletions since an anchor (HealthKit's `HKAnchoredObjectQuery`, SPEC §9), for a
+/// New samples and deletions since an anchor (HealthKit's `HKAnchoredObjectQuery`, <doc:HowCadenceComputes#Changes-and-anchors>), for a
 /// type of any kind.
 ///
 ///     var anchor: QueryAnchor? = nil

@@ -8,7 +8,7 @@
 import Foundation
 
 /// Lists samples of several types at once, each type with its own predicate, merged into one sort
-/// order under one limit (HealthKit's `HKSampleQueryDescriptor` with several predicates, SPEC §8).
+/// order under one limit (HealthKit's `HKSampleQueryDescriptor` with several predicates, <doc:HowCadenceComputes#Sample-queries>).
 ///
 ///     let walking = MergedSampleQuery([
 ///         SampleQuery(quantityType: .stepCount, predicate: today),

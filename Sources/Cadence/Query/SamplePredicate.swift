@@ -7,13 +7,13 @@
 
 import Foundation
 
-/// Which samples a query selects (SPEC §2): a small tree of conditions.
+/// Which samples a query selects (<doc:HowCadenceComputes#Predicates>): a small tree of conditions.
 ///
 ///     let predicate = SamplePredicate.samples(start: monday, end: tuesday, options: .strictStartDate)
 ///         && .sources(named: ["Jane’s Apple Watch"])
 ///
 /// A predicate selects samples; it never cuts them (a selected sample contributes its prorated
-/// share to intervals outside the predicate's dates, SPEC §4).
+/// share to intervals outside the predicate's dates, <doc:HowCadenceComputes#Intervals-and-contributions>).
 public struct SamplePredicate: Sendable, CustomStringConvertible {
     /// How a date predicate treats samples that cross its bounds (HealthKit's `HKQueryOptions`).
     public struct DateOptions: OptionSet, Sendable, Hashable {
@@ -349,7 +349,7 @@ extension SamplePredicate {
         return visit(node) ? (lower, upper, options, sources) : nil
     }
 
-    /// The predicate's date window (SPEC §7): the intersection of its date ranges that are AND-ed
+    /// The predicate's date window (<doc:HowCadenceComputes#Collections-and-windows>): the intersection of its date ranges that are AND-ed
     /// at the top (not those under `or` or `not`), or `nil` when it has none. A `nil` bound is open.
     var dateWindow: (start: Int64?, end: Int64?)? {
         var window: (start: Int64?, end: Int64?)?

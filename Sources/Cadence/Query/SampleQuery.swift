@@ -18,7 +18,7 @@ public enum SampleSortDescriptor: Sendable, Hashable {
     case endDate(ascending: Bool)
 }
 
-/// Lists samples of one type (HealthKit's `HKSampleQuery`, SPEC §8), of any kind: ``QuantitySample``,
+/// Lists samples of one type (HealthKit's `HKSampleQuery`, <doc:HowCadenceComputes#Sample-queries>), of any kind: ``QuantitySample``,
 /// ``CategorySample`` or ``Correlation``.
 ///
 ///     let latest = SampleQuery(quantityType: .heartRate, limit: 10, sortDescriptors: [.endDate(ascending: false)])

@@ -13,7 +13,7 @@ import Foundation
 ///     let watchSteps = statistics.sumQuantity(for: watch)
 ///
 /// A value is `nil` when its option was not requested, when no sample contributed, or when the
-/// option does not apply to the type (SPEC §3–§5). Quantities are in the type's canonical unit.
+/// option does not apply to the type (<doc:HowCadenceComputes#Statistics-options>, <doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources>). Quantities are in the type's canonical unit.
 public struct Statistics: Sendable {
     /// The values of one source (or of all sources merged).
     struct Values: Sendable {
@@ -57,9 +57,9 @@ public struct Statistics: Sendable {
 
     private func quantity(_ value: Double?) -> Quantity? { value.map { Quantity(value: $0, unit: quantityType.canonicalUnit) } }
 
-    /// The prorated, source-merged sum (cumulative types; SPEC §4–§5).
+    /// The prorated, source-merged sum (cumulative types; <doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources>).
     public func sumQuantity(for source: Source? = nil) -> Quantity? { quantity(values(source)?.sum) }
-    /// The average (discrete types; weighted per the type's style, SPEC §4).
+    /// The average (discrete types; weighted per the type's style, <doc:HowCadenceComputes#Intervals-and-contributions>).
     public func averageQuantity(for source: Source? = nil) -> Quantity? { quantity(values(source)?.average) }
     /// The minimum (discrete types).
     public func minimumQuantity(for source: Source? = nil) -> Quantity? { quantity(values(source)?.minimum) }
@@ -71,12 +71,12 @@ public struct Statistics: Sendable {
     public func mostRecentQuantityDateInterval(for source: Source? = nil) -> DateInterval? {
         values(source)?.mostRecentInterval
     }
-    /// Category collections (SPEC §14): the samples with a value in the set that start in the
+    /// Category collections (<doc:HowCadenceComputes#Category-durations>): the samples with a value in the set that start in the
     /// interval; `nil` for quantity statistics.
     public func count(for source: Source? = nil) -> Int? { values(source)?.count }
     /// Seconds covered by the contributing samples, overlaps counted once **[Cadence rule]**;
     /// for a category collection, the time the best-ranked source's samples have a value in the
-    /// set (SPEC §14).
+    /// set (<doc:HowCadenceComputes#Category-durations>).
     public func duration(for source: Source? = nil) -> Quantity? {
         values(source)?.duration.map { Quantity(value: $0, unit: .second) }
     }

@@ -8,7 +8,7 @@
 import Foundation
 
 /// The result of a ``StatisticsCollectionQuery``: statistics for every interval, enumerable
-/// (HealthKit's `HKStatisticsCollection`, SPEC §6).
+/// (HealthKit's `HKStatisticsCollection`, <doc:HowCadenceComputes#Collections-and-windows>).
 public struct StatisticsCollection: Sendable {
     /// The query that produced it.
     public let query: StatisticsCollectionQuery
@@ -23,7 +23,7 @@ public struct StatisticsCollection: Sendable {
     }
 
     /// Statistics for every interval with at least one contributing sample, in order (including
-    /// partial intervals outside the predicate's dates, SPEC §6).
+    /// partial intervals outside the predicate's dates, <doc:HowCadenceComputes#Collections-and-windows>).
     ///
     /// - Complexity: O(*m*) for *m* intervals.
     public func statistics() -> [Statistics] {
@@ -105,7 +105,7 @@ public struct StatisticsCollection: Sendable {
     }
 }
 
-/// Turns accumulated intervals into ``Statistics`` values, applying the nil rules of SPEC §3.
+/// Turns accumulated intervals into ``Statistics`` values, applying the nil rules of <doc:HowCadenceComputes#Statistics-options>.
 struct StatisticsBuilder {
     let type: QuantityType
     let options: StatisticsOptions
@@ -119,7 +119,7 @@ struct StatisticsBuilder {
         values.isEmpty = false
         values.count = count
         if count != nil {
-            // A category collection (SPEC §14): durations and counts only.
+            // A category collection (How Cadence computes: Category durations): durations and counts only.
             if options.contains(.duration) { values.duration = duration ?? 0 }
             return values
         }

@@ -8,7 +8,7 @@
 import Foundation
 
 extension StatisticsCollectionQuery {
-    /// A collection over a category type and a set of its values (SPEC §14) **[Cadence rule]**:
+    /// A collection over a category type and a set of its values (<doc:HowCadenceComputes#Category-durations>) **[Cadence rule]**:
     /// per interval, the time during which the best-ranked source with a sample of the values'
     /// track has one whose value is in the set (``Statistics/duration(for:)``), and the samples
     /// in the set that start in the interval (``Statistics/count(for:)``); per source too with
@@ -47,7 +47,7 @@ extension StatisticsCollectionQuery {
 }
 
 extension CategoryType {
-    /// The track holding `values` (SPEC §14): the type's track that contains them all, or `nil`
+    /// The track holding `values` (<doc:HowCadenceComputes#Category-durations>): the type's track that contains them all, or `nil`
     /// for every value (a type without a table has one track of whatever values it holds).
     package func track(of values: Set<Int>) -> Set<Int>? {
         tracks.first { values.isSubset(of: $0) }

@@ -7,7 +7,7 @@
 
 import Foundation
 
-/// Statistics over a series of calendar intervals (HealthKit's `HKStatisticsCollectionQuery`, SPEC §6).
+/// Statistics over a series of calendar intervals (HealthKit's `HKStatisticsCollectionQuery`, <doc:HowCadenceComputes#Collections-and-windows>).
 ///
 ///     let query = try StatisticsCollectionQuery(
 ///         quantityType: .stepCount, options: .cumulativeSum,
@@ -23,7 +23,7 @@ import Foundation
 public struct StatisticsCollectionQuery: Sendable {
     /// The type to aggregate (for a category collection, the storage series of ``categoryType``).
     public var quantityType: QuantityType
-    /// Which samples to use; it selects samples but never cuts them (SPEC §4).
+    /// Which samples to use; it selects samples but never cuts them (<doc:HowCadenceComputes#Intervals-and-contributions>).
     public var predicate: SamplePredicate
     /// The statistics to compute.
     public var options: StatisticsOptions
@@ -33,9 +33,9 @@ public struct StatisticsCollectionQuery: Sendable {
     public var intervalComponents: IntervalComponents
     /// The calendar (and so the time zone) of the intervals.
     public var calendar: Calendar
-    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (SPEC §5).
+    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (<doc:HowCadenceComputes#Merging-sources>).
     public var sourcePriority: [String]?
-    /// For a category collection (SPEC §14): the category type and the raw values measured.
+    /// For a category collection (<doc:HowCadenceComputes#Category-durations>): the category type and the raw values measured.
     public internal(set) var category: (type: CategoryType, values: Set<Int>)?
 
     /// Creates a query, validating its options against the type.

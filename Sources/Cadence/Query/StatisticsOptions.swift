@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Which statistics a query computes (HealthKit's `HKStatisticsOptions`, SPEC §3).
+/// Which statistics a query computes (HealthKit's `HKStatisticsOptions`, <doc:HowCadenceComputes#Statistics-options>).
 ///
 /// `cumulativeSum` is valid only for cumulative types and the three `discrete…` options only for
 /// discrete ones; an invalid combination is rejected when the query is created, with a

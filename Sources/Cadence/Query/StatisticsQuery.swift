@@ -7,7 +7,7 @@
 
 import Foundation
 
-/// Statistics over every matching sample, with no intervals (HealthKit's `HKStatisticsQuery`, SPEC §7).
+/// Statistics over every matching sample, with no intervals (HealthKit's `HKStatisticsQuery`, <doc:HowCadenceComputes#Collections-and-windows>).
 ///
 /// With a date window in the predicate (the intersection of its AND-ed date ranges), the result
 /// is exactly the statistics-collection interval [start, end) with the same predicate and
@@ -23,7 +23,7 @@ public struct StatisticsQuery: Sendable {
     public var predicate: SamplePredicate
     /// The statistics to compute.
     public var options: StatisticsOptions
-    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (SPEC §5).
+    /// Sources in merge priority order; `nil` uses the store's list for the type, else its store-wide list (<doc:HowCadenceComputes#Merging-sources>).
     public var sourcePriority: [String]?
 
     /// Creates a query, validating its options against the type.

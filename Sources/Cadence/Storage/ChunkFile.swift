@@ -145,7 +145,7 @@ package enum FormatVersion {
     /// Version 3 (still read): the manifest lists each type's chunks in outline, the chunks
     /// themselves in a chunk list file per type (read when the type is first used). Chunk files
     /// are as in version 2.
-    /// Version 2: derived UUIDs include every attribute and an occurrence number (SPEC §1), and
+    /// Version 2: derived UUIDs include every attribute and an occurrence number (<doc:HowCadenceComputes#Identity>), and
     /// the manifest keeps per-type source priority lists and every chunk's summary. Still read.
     package static let oldestRead: UInt16 = 2
 

@@ -9,8 +9,8 @@ import Foundation
 
 extension HealthStore {
     /// Saves category samples in one transaction; a sample whose UUID is already stored is
-    /// skipped and counted as a duplicate (SPEC §1). Category samples are stored like quantities:
-    /// one series per type, under the same log, change sequence and deletion rules (SPEC §13).
+    /// skipped and counted as a duplicate (<doc:HowCadenceComputes#Identity>). Category samples are stored like quantities:
+    /// one series per type, under the same log, change sequence and deletion rules (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     ///
     /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
     @discardableResult
@@ -32,7 +32,7 @@ extension HealthStore {
         try deleteSamples(ofSeries: .series(type.identifier), matching: predicate)
     }
 
-    /// Sets one category type's source priority list (SPEC §5, §14); `nil` removes it.
+    /// Sets one category type's source priority list (<doc:HowCadenceComputes#Merging-sources>, <doc:HowCadenceComputes#Category-durations>); `nil` removes it.
     public func setSourcePriority(_ names: [String]?, for type: CategoryType) throws {
         try setSourcePriority(names, for: .series(type.identifier))
     }
@@ -63,7 +63,7 @@ extension QuantitySampleBatch {
     /// a value name the table does not hold among the reserved attributes (``KindAttributes``).
     ///
     /// - Parameter keepingUUID: Whether the row keeps the sample's UUID; without it (an imported
-    ///   record that has none), its UUID is derived from its attributes (SPEC §1).
+    ///   record that has none), its UUID is derived from its attributes (<doc:HowCadenceComputes#Identity>).
     /// - Throws: ``CadenceError/Code/invalidArgument`` if the sample is of another type.
     package mutating func append(_ sample: CategorySample, keepingUUID: Bool = true) throws {
         guard sample.categoryType.identifier == quantityType.identifier else {

@@ -8,7 +8,7 @@
 import Foundation
 
 extension HealthStore {
-    /// Saves correlations and their members in one transaction (SPEC §13): each member is saved
+    /// Saves correlations and their members in one transaction (<doc:HowCadenceComputes#Categories-workouts-and-correlations>): each member is saved
     /// as an ordinary quantity sample (one already stored counts as a duplicate), each
     /// correlation as a row of its type's series that refers to its members by UUID.
     ///
@@ -27,7 +27,7 @@ extension HealthStore {
     }
 
     /// Deletes every correlation of `type` that `predicate` selects — the correlations alone, not
-    /// their members (SPEC §13) — recording a deleted object for each.
+    /// their members (<doc:HowCadenceComputes#Categories-workouts-and-correlations>) — recording a deleted object for each.
     ///
     /// - Returns: The number of correlations deleted.
     @discardableResult

@@ -15,9 +15,9 @@ extension Workout {
 
 extension HealthStore {
     /// Saves workouts in one transaction; a workout whose UUID is already stored is skipped and
-    /// counted as a duplicate (SPEC §1). Workouts are stored like every other kind: one series
+    /// counted as a duplicate (<doc:HowCadenceComputes#Identity>). Workouts are stored like every other kind: one series
     /// (``Workout/typeIdentifier``) under the same log, change sequence and deletion rules, with
-    /// their events, statistics, activities and routes among the row's reserved attributes (SPEC §13).
+    /// their events, statistics, activities and routes among the row's reserved attributes (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     ///
     /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
     @discardableResult

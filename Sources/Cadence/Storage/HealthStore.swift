@@ -206,7 +206,7 @@ public final class HealthStore: Sendable {
     }
 
     /// Saves samples in one transaction; a sample whose UUID is already stored is skipped and
-    /// counted as a duplicate (SPEC §1).
+    /// counted as a duplicate (<doc:HowCadenceComputes#Identity>).
     ///
     /// - Returns: How many samples were saved and how many were duplicates.
     /// - Throws: ``CadenceError/Code/readOnly``; ``CadenceError/Code/io`` when the log cannot be
@@ -320,7 +320,7 @@ public final class HealthStore: Sendable {
     }
 
     /// Sets the store-wide source priority list, used when merging sources of a type that has no
-    /// list of its own (SPEC §5).
+    /// list of its own (<doc:HowCadenceComputes#Merging-sources>).
     public func setSourcePriority(_ names: [String]) throws {
         try commit { writer, snapshot in
             var priorities = snapshot.sourcePriority
@@ -329,7 +329,7 @@ public final class HealthStore: Sendable {
         }
     }
 
-    /// Sets one type's source priority list, as the Health app keeps one per data type (SPEC §5);
+    /// Sets one type's source priority list, as the Health app keeps one per data type (<doc:HowCadenceComputes#Merging-sources>);
     /// `nil` removes it, so the type follows the store-wide list again.
     ///
     ///     try store.setSourcePriority(["Jane’s Apple Watch", "Jane’s iPhone"], for: .stepCount)

@@ -10,7 +10,7 @@ import Foundation
 /// What a sample of another kind than a quantity carries beyond the columns every series has
 /// (times, value, provenance, creation, metadata, UUID): kept in its metadata column under
 /// reserved keys, so every kind shares the chunk, log and identity machinery unchanged, and
-/// these attributes take part in a derived UUID like any other (SPEC §1). Reserved keys never
+/// these attributes take part in a derived UUID like any other (<doc:HowCadenceComputes#Identity>). Reserved keys never
 /// appear in a sample's public metadata.
 package enum KindAttributes {
     /// The prefix of every reserved key (no `HKMetadataKey…` or export key starts with it).

@@ -34,7 +34,7 @@ package struct SampleColumns: Sendable {
     package var metadataIndex: [Int32] = []
     /// The distinct metadata dictionaries referred to by ``metadataIndex``.
     package var metadataSets: [[String: String]] = []
-    /// Each row's occurrence among identical records of its file (SPEC §1), part of its derived
+    /// Each row's occurrence among identical records of its file (<doc:HowCadenceComputes#Identity>), part of its derived
     /// UUID; empty when every row's is 0, as it almost always is.
     package var occurrence: [UInt32] = []
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
@@ -113,7 +113,7 @@ package struct SampleColumns: Sendable {
         return creation[row]
     }
 
-    /// The row's occurrence number (SPEC §1).
+    /// The row's occurrence number (<doc:HowCadenceComputes#Identity>).
     @inline(__always)
     package func occurrence(at row: Int) -> UInt32 { occurrence.isEmpty ? 0 : occurrence[row] }
 

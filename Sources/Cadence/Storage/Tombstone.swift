@@ -7,7 +7,7 @@
 
 import Foundation
 
-/// The record of a deleted sample, kept for anchored queries (SPEC §9).
+/// The record of a deleted sample, kept for anchored queries (<doc:HowCadenceComputes#Changes-and-anchors>).
 package struct Tombstone: Sendable, Equatable {
     package var typeIdentifier: String
     package var uuid: UUID

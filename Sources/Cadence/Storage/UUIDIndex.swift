@@ -8,7 +8,7 @@
 import Foundation
 
 /// The UUIDs of the samples a store holds, per type, for refusing a second copy of a sample
-/// (SPEC §1): built from storage the first time a save of that type may repeat stored samples,
+/// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type may repeat stored samples,
 /// then kept up to date with every save and delete. Owned by the writer.
 struct UUIDIndex: Sendable {
     private var byType: [String: Set<UUID>] = [:]

@@ -18,7 +18,7 @@ struct ReferenceSample {
     var sequence: Int64
 }
 
-/// SPEC §4–§5 applied literally to a list of samples, one interval at a time: the oracle the fast
+/// <doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources> applied literally to a list of samples, one interval at a time: the oracle the fast
 /// path is checked against. Deliberately simple and slow.
 struct ReferenceInterval {
     var count = 0
@@ -84,7 +84,7 @@ struct ReferenceInterval {
     }
 }
 
-/// SPEC §2's date predicate, literally.
+/// The date predicate of <doc:HowCadenceComputes#Predicates>, literally.
 func referenceDateMatches(_ sample: ReferenceSample, lower: Int64?, upper: Int64?, strictStart: Bool, strictEnd: Bool) -> Bool {
     let lower = lower ?? .min
     let upper = upper ?? .max

@@ -23,7 +23,7 @@ package struct AggregationOutput: Sendable {
     package var perSource: [[StatisticsAccumulator]]
     /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
     package var perSourceDuration: [[Double]]
-    /// Category collections: the samples with a value in the set that start in each interval (SPEC §14).
+    /// Category collections: the samples with a value in the set that start in each interval (<doc:HowCadenceComputes#Category-durations>).
     package var startCount: [Int]?
     /// Per source, the same (with `separateBySource`).
     package var perSourceStartCount: [[Int]] = []

@@ -11,7 +11,7 @@ import Foundation
 /// scan yields on its own core, merges the partials, and sweeps over time where sources must be
 /// merged.
 ///
-/// Two kernels (SPEC §4–§5):
+/// Two kernels (<doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources>):
 /// - *Per-portion accumulation* (``Aggregator/accumulate(_:selection:separate:gatherRows:)``): each portion of the
 ///   scan produces partial ``StatisticsAccumulator``s for the intervals it touches; partials merge at
 ///   the end. Blocks that lie wholly inside one interval and are wholly selected come as summaries,

@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Category durations and counts per interval (SPEC §14) **[Cadence rule]**: the time sweep of a
+/// Category durations and counts per interval (<doc:HowCadenceComputes#Category-durations>) **[Cadence rule]**: the time sweep of a
 /// category statistics collection.
 ///
 /// The samples of the requested values' track are gathered through the scan (the predicate
-/// selects them) and swept over time. At each instant the best-ranked source (SPEC §5's ranking,
+/// selects them) and swept over time. At each instant the best-ranked source (the ranking of <doc:HowCadenceComputes#Merging-sources>,
 /// per-type priority list included) with a track sample covering it decides: the instant counts
 /// when that source has a sample there whose value is in the set. So Watch stages, a third-party
 /// app and a manual entry never double count, and one source's states decide each instant. Per

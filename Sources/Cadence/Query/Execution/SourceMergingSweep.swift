@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The time sweep that merges sources (SPEC §5) and measures durations: selected samples sorted
+/// The time sweep that merges sources (<doc:HowCadenceComputes#Merging-sources>) and measures durations: selected samples sorted
 /// by start, swept over time in parallel partitions of intervals, each slice between sample
 /// edges going to the best-ranked source covering it.
 extension Aggregator {

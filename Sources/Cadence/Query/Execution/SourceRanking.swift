@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The sources of a snapshot, numbered densely, and their merge ranks (SPEC §5).
+/// The sources of a snapshot, numbered densely, and their merge ranks (<doc:HowCadenceComputes#Merging-sources>).
 ///
 /// **[Cadence rule]** Sources are ranked by the priority list (the query's, else the store's) in
 /// its order; then, for sources not in it: samples flagged `HKWasUserEntered` = 1, then sources

@@ -12,7 +12,7 @@ import Foundation
 /// stores, what a worker accumulates for an interval, and what partials combine into — across
 /// cores, or across machines through ``serialized()``.
 ///
-/// `sum` is the prorated sum of values (SPEC §4, no source merging); `valueSum`, `weightedSum` and
+/// `sum` is the prorated sum of values (<doc:HowCadenceComputes#Intervals-and-contributions>, no source merging); `valueSum`, `weightedSum` and
 /// `weight` hold Σ f(v), Σ f(v)·w and Σ w with w in seconds of overlap, where f is the identity
 /// except for the equivalent-continuous-level style, whose f(L) = 10^(L/10) (sound energy), so
 /// every style's average can be formed from them.
@@ -146,7 +146,7 @@ package struct StatisticsAccumulator: Sendable, Equatable {
         latestEnd = Swift.max(latestEnd, other.latestEnd)
     }
 
-    /// The average for a style (SPEC §4), or `nil` without samples.
+    /// The average for a style (<doc:HowCadenceComputes#Intervals-and-contributions>), or `nil` without samples.
     package func average(style: AggregationStyle) -> Double? {
         guard count > 0 else { return nil }
         switch style {
@@ -198,7 +198,7 @@ package struct StatisticsAccumulator: Sendable, Equatable {
     }
 }
 
-/// The most recent sample of a set (SPEC §4 **[Cadence rule]**): the greatest end, then the
+/// The most recent sample of a set (<doc:HowCadenceComputes#Intervals-and-contributions> **[Cadence rule]**): the greatest end, then the
 /// greatest start, then the latest saved (greatest sequence). The one place that ordering lives.
 package struct MostRecentSample: Sendable, Equatable {
     package var end = Int64.min

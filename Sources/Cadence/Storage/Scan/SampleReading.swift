@@ -87,7 +87,7 @@ extension SampleReading where Sample == Correlation {
             }
             return correlations.map { correlation in
                 var completed = correlation
-                // A deleted member has left its correlations (SPEC §13): its UUID goes with it.
+                // A deleted member has left its correlations (How Cadence computes: Categories, workouts and correlations): its UUID goes with it.
                 completed.objects = correlation.memberUUIDs.compactMap { members[$0] }
                 completed.memberUUIDs = completed.objects.map(\.uuid)
                 completed.memberTypeIdentifiers = completed.objects.map(\.quantityType.identifier)

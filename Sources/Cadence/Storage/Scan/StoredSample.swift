@@ -22,7 +22,7 @@ package enum StoredSample {
     }
 
     /// The UUID of a stored row: its explicit one, or the one derived from its attributes and
-    /// occurrence (SPEC §1). For many rows, use a ``SampleIdentity`` built once.
+    /// occurrence (<doc:HowCadenceComputes#Identity>). For many rows, use a ``SampleIdentity`` built once.
     package static func uuid(of columns: SampleColumns, row: Int, type: String, snapshotProvenances: [Provenance]) -> UUID {
         if let uuid = columns.explicitUUID(at: row) { return uuid }
         let number = Int(columns.provenance[row])
