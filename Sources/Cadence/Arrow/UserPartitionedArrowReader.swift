@@ -53,38 +53,19 @@ public struct UserPartitionedArrowReader {
         guard let userIndex = reader.schema.index(of: userColumn) else {
             throw CadenceError(.malformedInput, "the Arrow schema lacks the user column '\(userColumn)'", path: name)
         }
-        var current: (user: String, collector: SampleCollector)?
-        var finishedUsers = Set<ExactString>()
+        var users = UserPartitions(name: name)
         var line = 0
 
-        func finishCurrent() throws {
-            guard let user = current?.user, var collector = current?.collector else { return }
-            current = nil
-            try collector.saveUserSamples()
-            finishedUsers.insert(ExactString(user))
-            try body(user, collector.store, collector.summary)
-        }
-
         while let batch = try reader.next() {
-            let users = batch.columns[userIndex]
+            let userValues = batch.columns[userIndex]
             for row in 0..<batch.count {
                 line += 1
-                guard let user = users.string(row), !user.isEmpty else {
-                    throw CadenceError(.malformedInput, "row \(line) has no user in column '\(userColumn)'", path: name, line: line)
+                try users.rows(of: userValues.string(row) ?? "", line: line, userColumn: userColumn, body: body) {
+                    $0.add(row: row, of: batch, columns: columns, line: line)
                 }
-                if current.map({ !$0.user.isIdentical(to: user) }) ?? true {
-                    try finishCurrent()
-                    guard !finishedUsers.contains(ExactString(user)) else {
-                        throw CadenceError(.malformedInput,
-                                           "the rows of user '\(user)' are not consecutive: sort the input by user",
-                                           path: name, line: line)
-                    }
-                    current = (user, SampleCollector(store: HealthStore.inMemory(), path: name, dryRun: false))
-                }
-                current?.collector.add(row: row, of: batch, columns: columns, line: line)
             }
         }
-        try finishCurrent()
-        return finishedUsers.count
+        try users.finish(body: body)
+        return users.count
     }
 }

@@ -56,16 +56,7 @@ public struct UserPartitionedCSVReader {
         var reader = try CSVReader(path: name)
         var columns: CSVImportColumns?
         var userIndex = 0
-        var current: (user: String, collector: SampleCollector)?
-        var finishedUsers = Set<ExactString>()
-
-        func finishCurrent() throws {
-            guard let user = current?.user, var collector = current?.collector else { return }
-            current = nil
-            try collector.saveUserSamples()
-            finishedUsers.insert(ExactString(user))
-            try body(user, collector.store, collector.summary)
-        }
+        var users = UserPartitions(name: name)
 
         func readHeader(_ header: CSVColumns?) throws {
             columns = try CSVImportColumns(header, path: name)
@@ -79,20 +70,9 @@ public struct UserPartitionedCSVReader {
         let handler: (inout CSVFields) throws -> Void = { row in
             if columns == nil { try readHeader(row.columns) }
             guard let columns else { return }
-            let user = row.string(userIndex) ?? ""
-            guard !user.isEmpty else {
-                throw CadenceError(.malformedInput, "the row has no user in column '\(userColumn)'", path: name, line: row.line)
+            try users.rows(of: row.string(userIndex) ?? "", line: row.line, userColumn: userColumn, body: body) {
+                $0.add(&row, columns: columns)
             }
-            if current.map({ !$0.user.isIdentical(to: user) }) ?? true {
-                try finishCurrent()
-                guard !finishedUsers.contains(ExactString(user)) else {
-                    throw CadenceError(.malformedInput,
-                                       "the rows of user '\(user)' are not consecutive: sort the input by user",
-                                       path: name, line: row.line)
-                }
-                current = (user, SampleCollector(store: HealthStore.inMemory(), path: name, dryRun: false))
-            }
-            current?.collector.add(&row, columns: columns)
         }
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -107,8 +87,8 @@ public struct UserPartitionedCSVReader {
         try Self.check(summary, name: name)
         // A stream without data rows still needs a header, and a sound one.
         if columns == nil { try readHeader(summary.columns) }
-        try finishCurrent()
-        return finishedUsers.count
+        try users.finish(body: body)
+        return users.count
     }
 
     /// Fails on a row the CSV reader could not split into fields: its user is unknown, so it
