@@ -185,13 +185,13 @@ struct TerminalEscapingTests {
         #expect(result.standardError.contains("Evil\\u{1B}[2J\\u{7}\\u{9B}1m"))
     }
 
-    @Test("info prints a store path escaped")
-    func infoPath() throws {
+    @Test("info, verify, repair and compact print a store path escaped", arguments: ["info", "verify", "repair", "compact"])
+    func storePath(command: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path(Self.hostile)
         try HealthStore.open(at: path).close()
-        let result = try CadenceBinary.succeed(["info", "--store", path])
+        let result = try CadenceBinary.succeed([command, "--store", path])
         #expect(Self.unsafe(result.standardOutput).isEmpty)
         #expect(result.standardOutput.contains(Self.escaped))
     }

@@ -52,7 +52,7 @@ struct CompactCommand: ParsableCommand {
                 ("deletedObjects", .integer(after.deletedObjects)),
             ])
         }, table: { output in
-            output.writeLine("Compacted \(storeOptions.store): chunk files \(ByteCountText.format(before.totalChunkBytes)) "
+            output.writeLine("Compacted \(TerminalText.escaped(storeOptions.store)): chunk files \(ByteCountText.format(before.totalChunkBytes)) "
                              + "→ \(ByteCountText.format(after.totalChunkBytes)), \(after.deletedObjects) deleted samples remembered.")
         })
     }

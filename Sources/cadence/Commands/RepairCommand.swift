@@ -42,10 +42,10 @@ struct RepairCommand: ParsableCommand {
                 ("damaged", .array(report.damage.map { .object([("path", .string($0.path)), ("action", .string($0.action))]) })),
             ])
         }, table: { output in
-            for damage in report.damage { output.writeLine("repaired: \(damage)") }
+            for damage in report.damage { output.writeLine("repaired: \(TerminalText.escaped("\(damage)"))") }
             output.writeLine(report.wasIntact
-                ? "OK: \(storeOptions.store) is intact; nothing was changed."
-                : "Repaired \(storeOptions.store): \(report.samplesLost) samples and \(report.logRecordsLost) log records lost.")
+                ? "OK: \(TerminalText.escaped(storeOptions.store)) is intact; nothing was changed."
+                : "Repaired \(TerminalText.escaped(storeOptions.store)): \(report.samplesLost) samples and \(report.logRecordsLost) log records lost.")
         })
     }
 }

@@ -61,19 +61,19 @@ struct VerifyCommand: ParsableCommand {
             ])
         }, table: { output in
             for problem in problems {
-                output.writeLine("damaged: \(problem.description)")
+                output.writeLine("damaged: \(TerminalText.escaped(problem.description))")
             }
             if unfinishedLogBytes > 0 {
                 output.writeLine("note: the log ends in \(unfinishedLogBytes) bytes of a save that a crash cut short "
                                  + "(it never returned); they are dropped when the store is next opened for writing.")
             }
             if problems.isEmpty {
-                output.writeLine("OK: \(chunks) chunk file\(chunks == 1 ? "" : "s") verified in \(storeOptions.store).")
+                output.writeLine("OK: \(chunks) chunk file\(chunks == 1 ? "" : "s") verified in \(TerminalText.escaped(storeOptions.store)).")
             }
         })
         if !problems.isEmpty {
             StandardStreams.writeError(
-                "Error: \(problems.count) damaged file\(problems.count == 1 ? "" : "s") in \(storeOptions.store).")
+                "Error: \(problems.count) damaged file\(problems.count == 1 ? "" : "s") in \(TerminalText.escaped(storeOptions.store)).")
             throw ExitCode.failure
         }
     }
