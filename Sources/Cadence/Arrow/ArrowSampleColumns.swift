@@ -10,7 +10,7 @@ import Foundation
 /// Where an Arrow stream of samples keeps each attribute: the import CSV's column names, found in
 /// the schema. Dates are Arrow timestamps or RFC 3339 text; values numbers or text; text columns
 /// plain or dictionary-encoded.
-struct ArrowSampleColumns {
+struct ArrowSampleColumns: RecordAttributeColumns {
     var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int
     var uuid: Int?, sourceVersion: Int?, device: Int?, creationDate: Int?
     /// Metadata keys (`metadata:KEY` columns) and their columns.
@@ -78,13 +78,7 @@ private struct ArrowImportRow: RecordFields {
     private func isEmpty(_ column: Int) -> Bool { fields[column].withUTF8(row) { $0?.isEmpty ?? true } }
 
     func attribute(_ attribute: RecordAttribute, equals text: String?) -> Bool {
-        let column: Int? = switch attribute {
-        case .type: columns.type
-        case .unit: columns.unit
-        case .sourceName: columns.sourceName
-        case .sourceVersion: columns.sourceVersion
-        case .device: columns.device
-        }
+        let column = columns.column(of: attribute)
         guard let column else { return text == nil }
         return fields[column].withUTF8(row) { bytes in
             // An empty field reads as missing, as on the general path.

@@ -8,7 +8,7 @@
 import Foundation
 
 /// Where an import CSV file keeps each attribute of a sample, read from its header.
-struct CSVImportColumns {
+struct CSVImportColumns: RecordAttributeColumns {
     var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int
     var uuid: Int?, sourceVersion: Int?, device: Int?, creationDate: Int?
     /// Metadata keys (`metadata:KEY` columns) and their columns.
@@ -74,13 +74,7 @@ private struct CSVImportRow: RecordFields {
     }
 
     func attribute(_ attribute: RecordAttribute, equals text: String?) -> Bool {
-        let column: Int? = switch attribute {
-        case .type: columns.type
-        case .unit: columns.unit
-        case .sourceName: columns.sourceName
-        case .sourceVersion: columns.sourceVersion
-        case .device: columns.device
-        }
+        let column = columns.column(of: attribute)
         // An empty field reads as missing, as on the general path.
         guard let column, !fields.isEmpty(column), let bytes = fields.field(column) else { return text == nil }
         guard var text else { return false }

@@ -10,6 +10,29 @@ enum RecordAttribute {
     case type, unit, sourceName, sourceVersion, device
 }
 
+/// Where a tabular input (an import CSV, an Arrow stream) keeps the attributes a record may
+/// repeat: the indices of their columns.
+protocol RecordAttributeColumns {
+    var type: Int { get }
+    var unit: Int { get }
+    var sourceName: Int { get }
+    var sourceVersion: Int? { get }
+    var device: Int? { get }
+}
+
+extension RecordAttributeColumns {
+    /// The column holding `attribute`, or nil when the input has none.
+    func column(of attribute: RecordAttribute) -> Int? {
+        switch attribute {
+        case .type: type
+        case .unit: unit
+        case .sourceName: sourceName
+        case .sourceVersion: sourceVersion
+        case .device: device
+        }
+    }
+}
+
 /// A record as its reader holds it — cached strings, field bytes — read by the collector's
 /// common-record path without a string made or copied.
 ///
