@@ -16,6 +16,8 @@ package struct ChunkFile: Sendable {
 
     /// The path of the file, for error messages.
     package let path: String
+    /// The format version the file was written in (older chunk files are still read).
+    package let version: UInt16
     /// The type's identifier.
     package let typeIdentifier: String
     /// The whole chunk's summary.
@@ -55,7 +57,9 @@ package struct ChunkFile: Sendable {
     /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
     /// the column sections (their checksums are checked when they are decoded).
     package init(bytes: [UInt8], path: String) throws {
-        var reader = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path).reader
+        let header = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path)
+        var reader = header.reader
+        version = header.version
         let summaryBytes = try ChecksummedSection.read(&reader, name: "summary")
         var summaryReader = BinaryReader(Array(summaryBytes), path: path)
         typeIdentifier = try summaryReader.readString()
@@ -137,11 +141,15 @@ package struct ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
+    /// Version 5: a store of this version may hold chunk files laid out as FORMAT.md's version 5
+    /// describes; everything else is as in version 4, whose chunk files are still read. A version 4
+    /// store is moved to version 5 when first opened for writing, so that an older build refuses it
+    /// by its version.
+    package static let current: UInt16 = 5
     /// Version 4: each write-ahead log record's header carries a checksum of its own, so a torn
     /// append and a damaged record are told apart (a version 3 log is still replayed); and the
     /// deletion records are in a deletions file the manifest names, appended to by each flush,
     /// not in the manifest. Chunk files and chunk lists are as in version 3.
-    package static let current: UInt16 = 4
     /// Version 3 (still read): the manifest lists each type's chunks in outline, the chunks
     /// themselves in a chunk list file per type (read when the type is first used). Chunk files
     /// are as in version 2.
