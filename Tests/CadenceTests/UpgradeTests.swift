@@ -171,6 +171,22 @@ struct UpgradeTests {
         #expect(try Self.files(path) == files)
     }
 
+    @Test("A reader in another process whose chunk file an upgrade removed meanwhile reads the store again")
+    func readerDuringUpgrade() throws {
+        let memory = try PowerLossTests.versionFourDisk()
+        let expected = try StoreVersionFourTests.Contents(HealthStore.open(at: PowerLossTests.path, options: .readOnly, fileSystem: memory))
+        let writer = try HealthStore.open(at: PowerLossTests.path, options: HealthStore.Options(), fileSystem: memory)
+        let once = ReaderSnapshotTests.FirstTime()
+        let hooked = HookedFileSystem(wrapping: memory) { operation, path in
+            if operation == .readFile && path.contains("/chunk-") { try once.run { try writer.upgrade() } }
+        }
+        let reader = try HealthStore.open(at: PowerLossTests.path, options: .readOnly, fileSystem: hooked)
+        #expect(try StoreVersionFourTests.Contents(reader) == expected)
+        #expect(try writer.outdatedChunkFiles() == 0)
+        #expect(try reader.outdatedChunkFiles() == 0)
+        try writer.close()
+    }
+
     @Test("A read-only store refuses to upgrade")
     func readOnlyRefuses() throws {
         let path = try Self.copyOfVersionFourStore()
