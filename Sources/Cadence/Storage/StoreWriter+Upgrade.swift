@@ -39,19 +39,11 @@ extension StoreWriter {
                 let type = entry.type
                 var chunks = lists[index]
                 var upgraded = UpgradeReport.TypeUpgrade(identifier: type.identifier)
-                // A few chunks at a time, one a core: a decoded chunk is held only until its new file is written.
+                // One chunk a core at a time: a decoded chunk is held only until its new file is written.
                 for first in stride(from: 0, to: chunks.count, by: parallelism) {
                     let positions = Array(first..<min(chunks.count, first + parallelism))
                     let handles = positions.map { chunks[$0] }
-                    let encoded = try concurrentMap(handles, parallelism: parallelism) { chunk -> (bytes: [UInt8], summary: SampleSummary)? in
-                        let file = try chunk.readFromDisk()
-                        guard file.version < FormatVersion.current else {
-                            try file.verify()
-                            return nil
-                        }
-                        // Sorted as they were written: the new file holds the rows in the same order.
-                        return try ChunkFile.encode(file.decodeAllColumns(), typeIdentifier: type.identifier, style: type.aggregationStyle)
-                    }
+                    let encoded = try concurrentMap(handles, parallelism: parallelism) { try Self.rewriting($0, of: type) }
                     for (position, encoded) in zip(positions, encoded) {
                         guard let encoded else { continue }
                         let number = updated.nextChunkNumber
@@ -88,6 +80,18 @@ extension StoreWriter {
         var snapshotTypes = snapshot.types
         for entry in manifest.types { snapshotTypes[entry.type.identifier]?.flushed = entry.chunks }
         return (snapshot.with(types: snapshotTypes), report)
+    }
+
+    /// The bytes and summary of a chunk file of an older version rewritten in the current one,
+    /// or `nil` for a current one; either way the file is checked whole.
+    static func rewriting(_ chunk: ChunkHandle, of type: QuantityType) throws -> (bytes: [UInt8], summary: SampleSummary)? {
+        let file = try chunk.readFromDisk()
+        guard file.version < FormatVersion.current else {
+            try file.verify()
+            return nil
+        }
+        // The rows come out sorted as they were written, and go into the new file in that order.
+        return try ChunkFile.encode(file.decodeAllColumns(), typeIdentifier: type.identifier, style: type.aggregationStyle)
     }
 
     /// Runs a read of the store's files, turning damage into a refusal to upgrade.

@@ -113,8 +113,8 @@ struct InfoCommand: ParsableCommand {
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
         if let outdatedChunks, outdatedChunks > 0 {
             let chunks = info.types.reduce(0) { $0 + $1.chunks }
-            text += "\(outdatedChunks) of \(chunks) chunk files are of an older format version than \(HealthStore.formatVersion); "
-            text += "`cadence upgrade` rewrites them in the current one.\n"
+            text += "\(outdatedChunks) of \(chunks) chunk files are of an older format version than "
+            text += "\(HealthStore.formatVersion); `cadence upgrade` rewrites them in the current one.\n"
         }
         return text
     }

@@ -66,13 +66,15 @@ struct UpgradeCommand: ParsableCommand {
                 return
             }
             var table = TableRenderer(columns: [
-                .init("Type"), .init("Chunks", alignment: .right), .init("Before", alignment: .right), .init("After", alignment: .right),
+                .init("Type"), .init("Chunks", alignment: .right), .init("Before", alignment: .right),
+                .init("After", alignment: .right),
             ])
             for type in report.types {
                 table.append([type.identifier, String(type.chunks), ByteCountText.format(type.bytesBefore),
                               ByteCountText.format(type.bytesAfter)])
             }
-            table.append(["total", String(report.chunks), ByteCountText.format(report.bytesBefore), ByteCountText.format(report.bytesAfter)])
+            table.append(["total", String(report.chunks), ByteCountText.format(report.bytesBefore),
+                          ByteCountText.format(report.bytesAfter)])
             output.write(table.render())
             output.writeLine("Upgraded \(name) to format version \(report.formatVersion): \(report.chunks) chunk file"
                              + "\(report.chunks == 1 ? "" : "s") rewritten.")
