@@ -187,6 +187,42 @@ struct UpgradeTests {
         try writer.close()
     }
 
+    @Test("An I/O fault at any call of an upgrade leaves the store as before or after it; upgrading again finishes it")
+    func faults() throws {
+        let path = PowerLossTests.path
+        let expected = try StoreVersionFourTests.Contents(
+            HealthStore.open(at: path, options: .readOnly, fileSystem: try PowerLossTests.versionFourDisk()))
+        let dryRun = FaultInjectingFileSystem(wrapping: try PowerLossTests.versionFourDisk(), failing: nil, atCall: 0)
+        try PowerLossTests.upgrade(on: dryRun)
+        let chunkCount = try Self.chunkVersions(path, fileSystem: dryRun).count
+        var injected = 0
+        for fault in FaultInjectingFileSystem.Fault.allCases {
+            for call in 1...max(1, dryRun.counts[fault] ?? 0) {
+                let disk = try PowerLossTests.versionFourDisk()
+                let faulty = FaultInjectingFileSystem(wrapping: disk, failing: fault, atCall: call)
+                var store: HealthStore?
+                do {
+                    store = try HealthStore.open(at: path, options: PowerLossTests.options, fileSystem: faulty)
+                    try store?.upgrade()
+                } catch {}
+                try? store?.close()
+                let context = "\(fault) at call \(call): \(faulty.injection.map(String.init(describing:)) ?? "none")"
+                if faulty.injection != nil { injected += 1 }
+                let reopened = try HealthStore.open(at: path, options: PowerLossTests.options, fileSystem: disk)
+                #expect(reopened.verify().isEmpty, "\(context): \(reopened.verify())")
+                let outdated = try reopened.outdatedChunkFiles()
+                #expect(outdated == 0 || outdated == chunkCount, "\(context): \(outdated) chunk files outdated")
+                #expect(try Self.chunkVersions(path, fileSystem: disk).count == chunkCount, "\(context)")
+                #expect(try StoreVersionFourTests.Contents(reopened) == expected, "\(context)")
+                try reopened.upgrade()
+                #expect(try reopened.outdatedChunkFiles() == 0, "\(context)")
+                #expect(try StoreVersionFourTests.Contents(reopened) == expected, "\(context)")
+                try reopened.close()
+            }
+        }
+        #expect(injected > 20)
+    }
+
     @Test("A read-only store refuses to upgrade")
     func readOnlyRefuses() throws {
         let path = try Self.copyOfVersionFourStore()

@@ -78,8 +78,9 @@ extension HealthStore {
     /// - Throws: ``CadenceError/Code/readOnly``; ``CadenceError/Code/corruptFile`` (or `notFound`)
     ///   naming a damaged or missing file, with the advice to verify and repair the store: the
     ///   files the upgrade wrote are removed and the store is left as it was;
-    ///   ``CadenceError/Code/io`` when a file cannot be written (the store is then left as it was
-    ///   and refuses further writes until reopened, as after a failed flush).
+    ///   ``CadenceError/Code/io`` when a file cannot be written or synced: the store is then left
+    ///   as it was before or after the upgrade, and this ``HealthStore`` refuses further writes
+    ///   until reopened, as after a failed flush.
     /// - Complexity: O(*n*): every chunk file is read and checked, and the old ones rewritten, a
     ///   core each; one chunk a core is held in memory at a time.
     @discardableResult
