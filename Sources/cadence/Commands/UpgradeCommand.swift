@@ -21,9 +21,9 @@ struct UpgradeCommand: ParsableCommand {
             `cadence info` counts them. Every sample, deleted-sample record, source priority and \
             change anchor is kept exactly, so queries and `cadence changes` answer as before. A \
             store already current is left untouched. Safe to interrupt: the store keeps either its \
-            old or its new files. Like every writing command it waits for no other writer unless \
-            --wait is given. A damaged store is refused and left as it is: run `cadence verify` \
-            and `cadence repair` first.
+            old or its new files. Like every writing command, it is refused while another process \
+            writes to the store, or waits for it with --wait. A damaged store is refused and left \
+            as it is: run `cadence verify` and `cadence repair` first.
             """)
 
     @OptionGroup var storeOptions: WritableStoreOptions
