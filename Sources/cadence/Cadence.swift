@@ -38,6 +38,7 @@ struct CadenceCommand: ParsableCommand {
             RepairCommand.self,
             PriorityCommand.self,
             CompactCommand.self,
+            UpgradeCommand.self,
             PlotCommand.self,
             GenerateCommand.self,
         ])

@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The child process of the crash test (Tests/CadenceTests/CrashTests.swift), and the writer of
-// the multi-process tests (`serve`, below). As the crash child, it opens the store
-// at `argv[1]` and, driven by the seed `argv[2]` (the run number), saves, deletes, flushes and
-// compacts until it is killed with SIGKILL. Every step is announced on standard output before it
-// starts and acknowledged after it returned, with one unbuffered `write(2)` per line:
+// The child process of the crash test (Tests/CadenceTests/CrashTests.swift), the writer of
+// the multi-process tests (`serve`, below) and of the upgrade kill test (`upgrade`, below). As
+// the crash child, it opens the store at `argv[1]` and, driven by the seed `argv[2]` (the run
+// number), saves, deletes, flushes and compacts until it is killed with SIGKILL. Every step is
+// announced on standard output before it starts and acknowledged after it returned, with one
+// unbuffered `write(2)` per line:
 //
 //     opening
 //     opened
@@ -115,10 +116,27 @@ func serve(_ path: String, waiting: Bool) -> Never {
     }
 }
 
+/// `upgrade STORE`: the child of the upgrade kill test (UpgradeKillTests.swift). Opens the store for
+/// writing, upgrades it and closes it, announcing `upgrading` before the upgrade and `done` after
+/// it returned; the test kills it in between.
+func upgrade(_ path: String) -> Never {
+    do {
+        let store = try HealthStore.open(at: path)
+        announce("upgrading")
+        try store.upgrade()
+        announce("done")
+        try store.close()
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 3 && arguments[1] == "upgrade" { upgrade(arguments[2]) }
 if arguments.count >= 3 && arguments[1] == "serve" { serve(arguments[2], waiting: arguments.count > 3 && arguments[3] == "wait") }
 guard arguments.count == 3, let run = Int(arguments[2]) else {
-    fail("usage: cadence-crash-child STORE RUN, or cadence-crash-child serve STORE [wait]")
+    fail("usage: cadence-crash-child STORE RUN, cadence-crash-child serve STORE [wait], or cadence-crash-child upgrade STORE")
 }
 var options = HealthStore.Options()
 options.flushThreshold = 300

@@ -21,6 +21,9 @@ package protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws -> [String]
     /// The whole content of a file.
     func readFile(_ path: String) throws -> [UInt8]
+    /// The first `count` bytes of a file (fewer when it is shorter): a file's header, without
+    /// reading the rest.
+    func readPrefix(_ path: String, count: Int) throws -> [UInt8]
     /// A file's size in bytes (a `stat`, nothing read); ``CadenceError/Code/notFound`` when it is missing.
     func fileSize(_ path: String) throws -> Int
     /// What tells this version of a file from another (a `stat`, nothing read): a file replaced by
@@ -92,6 +95,9 @@ package struct FileVersion: Equatable, Sendable {
 }
 
 extension FileSystem {
+    /// Reads the whole file and keeps its first bytes, for file systems that hold files in memory.
+    package func readPrefix(_ path: String, count: Int) throws -> [UInt8] { Array(try readFile(path).prefix(count)) }
+
     /// The size alone, for file systems that can tell nothing more.
     package func fileVersion(_ path: String) throws -> FileVersion { FileVersion(size: try fileSize(path)) }
 }

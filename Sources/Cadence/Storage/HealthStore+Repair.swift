@@ -128,8 +128,9 @@ extension HealthStore {
 
     /// Whether a failure to read a chunk proves the file damaged (missing, malformed, failing a
     /// checksum); any other failure (a permission error, `EIO`) says nothing about the file and
-    /// stops repair, so an intact chunk is never dropped.
-    private static func provesDamage(_ error: CadenceError) -> Bool {
+    /// stops repair, so an intact chunk is never dropped (and stops an upgrade without the advice
+    /// to repair).
+    static func provesDamage(_ error: CadenceError) -> Bool {
         error.code == .corruptFile || error.code == .notFound || error.code == .compression
     }
 }

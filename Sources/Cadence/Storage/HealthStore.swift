@@ -35,6 +35,7 @@ import Synchronization
 /// - ``save(_:)-(QuantitySampleBatch)``
 /// - ``flush()``
 /// - ``compact(discardingDeletionsBefore:)``
+/// - ``upgrade()``
 public final class HealthStore: Sendable {
     /// How a store is opened.
     public struct Options: Sendable {
@@ -196,7 +197,7 @@ public final class HealthStore: Sendable {
     // MARK: Writing
 
     /// Runs a write under the writer lock, publishes the snapshot it produces and notifies observers.
-    private func commit(_ body: (inout StoreWriter, StoreSnapshot) throws -> (StoreSnapshot, StoreChange?)) throws {
+    func commit(_ body: (inout StoreWriter, StoreSnapshot) throws -> (StoreSnapshot, StoreChange?)) throws {
         let change: StoreChange? = try writer.withLock { writer in
             let (snapshot, change) = try body(&writer, current.withLock { $0 })
             current.withLock { $0 = snapshot }

@@ -58,13 +58,18 @@ package struct POSIXFileSystem: FileSystem {
         return names.sorted()
     }
 
-    package func readFile(_ path: String) throws -> [UInt8] {
+    package func readFile(_ path: String) throws -> [UInt8] { try readBytes(path, upTo: nil) }
+
+    package func readPrefix(_ path: String, count: Int) throws -> [UInt8] { try readBytes(path, upTo: count) }
+
+    /// The file's bytes, or its first `limit` of them.
+    private func readBytes(_ path: String, upTo limit: Int?) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure("open", path) }
         defer { _ = Glibc.close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.failure("stat", path) }
-        let size = Int(status.st_size)
+        let size = min(Int(status.st_size), limit ?? .max)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {

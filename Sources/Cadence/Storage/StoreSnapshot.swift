@@ -177,13 +177,30 @@ package final class ChunkHandle: Sendable {
     }
 
     /// Reads the file again from disk (bypassing the cache) and checks every checksum in it.
-    package func verifyOnDisk() throws {
+    package func verifyOnDisk() throws { try readFromDisk().verify() }
+
+    /// The file as it is on disk, parsed and checked against the manifest's summary, and not
+    /// kept: a pass over every chunk of a store then holds one chunk at a time.
+    ///
+    /// - Throws: What ``file()`` throws.
+    package func readFromDisk() throws -> ChunkFile {
         if let unreadable { throw unreadable }
         let bytes = try fileSystem.readFile(path)
         let file = try ChunkFile(bytes: bytes, path: path)
         guard file.summary == summary, bytes.count == byteCount else {
             throw CadenceError(.corruptFile, "the chunk does not match the manifest's summary", path: path)
         }
-        try file.verify()
+        return file
+    }
+
+    /// The format version the file was written in, from its header alone.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file for a header that is not a
+    ///   chunk file's; ``CadenceError/Code/unsupportedFormatVersion``; `notFound`.
+    package func formatVersion() throws -> UInt16 {
+        if let unreadable { throw unreadable }
+        if let file = loaded.withLock({ $0 }) { return file.version }
+        let header = try fileSystem.readPrefix(path, count: ChunkFile.magic.count + MemoryLayout<UInt16>.size)
+        return try FormatVersion.readHeader(header, magic: ChunkFile.magic, kind: "chunk file", path: path).version
     }
 }

@@ -16,7 +16,10 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show, per type, the samples, sources, time span, chunks and bytes on disk of a store.",
-        discussion: "Figures come from the manifest's chunk summaries: no chunk is decompressed.")
+        discussion: """
+            Figures come from the manifest's chunk summaries: no chunk is decompressed. Chunk files \
+            of an older format version are counted from their headers; `cadence upgrade` rewrites them.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -33,7 +36,10 @@ struct InfoCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let zone = try ArgumentValues.timeZone(timeZone)
         let info = try store.info()
-        output.write(json: { Self.json(info, timeZone: zone) }, table: { $0.write(Self.table(info, timeZone: zone)) })
+        // Unknown (nil) when a chunk list or header is damaged: `cadence verify` reports that.
+        let outdated = try? store.outdatedChunkFiles()
+        output.write(json: { Self.json(info, outdatedChunks: outdated, timeZone: zone) },
+                     table: { $0.write(Self.table(info, outdatedChunks: outdated, timeZone: zone)) })
     }
 
     /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed.
@@ -42,7 +48,7 @@ struct InfoCommand: ParsableCommand {
         return flushed > 0 ? Double(info.totalChunkBytes) / Double(flushed) : nil
     }
 
-    static func json(_ info: StoreInfo, timeZone: TimeZone) -> JSONValue {
+    static func json(_ info: StoreInfo, outdatedChunks: Int?, timeZone: TimeZone) -> JSONValue {
         func date(_ date: Date?) -> JSONValue { .string(date.map { formatRFC3339($0.timestamp, timeZone: timeZone) }) }
         return .object([
             ("path", .string(info.path)),
@@ -73,11 +79,12 @@ struct InfoCommand: ParsableCommand {
                 ("bytesOnDisk", .integer(info.totalChunkBytes + info.metadataBytes)),
                 ("bytesPerSample", .number(bytesPerSample(info))),
                 ("deletedObjects", .integer(info.deletedObjects)),
+                ("outdatedChunks", outdatedChunks.map { .integer($0) } ?? .null),
             ])),
         ])
     }
 
-    static func table(_ info: StoreInfo, timeZone: TimeZone) -> String {
+    static func table(_ info: StoreInfo, outdatedChunks: Int?, timeZone: TimeZone) -> String {
         func day(_ date: Date?) -> String {
             date.map { LocalDateText.format($0, timeZone: timeZone, showsTime: false) } ?? "-"
         }
@@ -104,6 +111,11 @@ struct InfoCommand: ParsableCommand {
         text += table.render()
         text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
+        if let outdatedChunks, outdatedChunks > 0 {
+            let chunks = info.types.reduce(0) { $0 + $1.chunks }
+            text += "\(outdatedChunks) of \(chunks) chunk files are of an older format version than "
+            text += "\(HealthStore.formatVersion); `cadence upgrade` rewrites them in the current one.\n"
+        }
         return text
     }
 

@@ -51,6 +51,8 @@ final class HookedFileSystem: FileSystem {
         try run(.fileSize, path)
         return try base.fileSize(path)
     }
+    /// The base's: a manifest replaced at the same size must still look replaced to a reader.
+    func fileVersion(_ path: String) throws -> FileVersion { try base.fileVersion(path) }
     func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         try run(.writeFile, path)
         try base.writeFile(path, bytes)
