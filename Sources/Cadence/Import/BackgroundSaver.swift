@@ -23,7 +23,7 @@ final class BackgroundSaver: @unchecked Sendable {
     private var outcome = Outcome()
     private var savedSinceFlush = 0
     /// Look-alike records counted so far, in the order batches were handed over (the file's).
-    private var occurrences = OccurrenceCounter()
+    private var occurrences: OccurrenceCounter
 
     /// What the saves did so far.
     struct Outcome {
@@ -34,9 +34,12 @@ final class BackgroundSaver: @unchecked Sendable {
     /// Whether samples deleted earlier are stored again (``HealthStore/save(_:restoringDeleted:)``).
     private let restoringDeleted: Bool
 
-    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples.
-    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false) {
+    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples and
+    /// numbers look-alike records within `occurrenceBudget`.
+    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false,
+         occurrenceBudget: OccurrenceCounter.Budget = .standard) {
         self.store = store
+        occurrences = OccurrenceCounter(budget: occurrenceBudget)
         self.flushInterval = flushInterval
         self.restoringDeleted = restoringDeleted
     }
@@ -59,7 +62,7 @@ final class BackgroundSaver: @unchecked Sendable {
             do {
                 var batches = batches
                 if numberingOccurrences {
-                    for index in batches.indices { occurrences.number(&batches[index]) }
+                    for index in batches.indices { try occurrences.number(&batches[index]) }
                 }
                 let summary = try store.save(batches, restoringDeleted: restoringDeleted)
                 outcome.saved.saved += summary.saved

@@ -49,7 +49,7 @@ struct ImportPipeline {
         self.dryRun = dryRun
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
-                                restoringDeleted: importer.restoresDeleted)
+                                restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
         samplesBefore = Self.sampleCounts(of: importer.store)
     }
 
@@ -120,15 +120,20 @@ struct ImportPipeline {
             record.isInsideCorrelation = false
             locations.append(nestedCollector.addLocating(record))
         }
-        let occurrences = try saver.countedOccurrences()
-        var nestedCounts: [UInt64: UInt32] = [:]
         var batches = nestedCollector.takeBatches()
         // Each nested row's UUID: its twin's, or its own when it has none (How Cadence computes: Importing Apple Health exports).
         var uuids: [[UUID]] = []
-        for index in batches.indices {
-            let resolved = OccurrenceCounter.resolveNested(&batches[index], against: occurrences, nestedCounts: &nestedCounts)
-            collector.summary.correlationRecords += resolved.dropped
-            uuids.append(resolved.uuids)
+        do {
+            // A copy of the saver's counter, released before the next save counts on, so that
+            // the two never hold separate copies of its table and filter.
+            let occurrences = try saver.countedOccurrences()
+            var nestedCounts: [UInt64: UInt32] = [:]
+            for index in batches.indices {
+                let resolved = try OccurrenceCounter.resolveNested(&batches[index], against: occurrences,
+                                                                   nestedCounts: &nestedCounts)
+                collector.summary.correlationRecords += resolved.dropped
+                uuids.append(resolved.uuids)
+            }
         }
         // A nested record that cannot be read is reported like a top-level one.
         for rejection in nestedCollector.summary.rejections {
