@@ -24,6 +24,7 @@ final class BackgroundSaver: @unchecked Sendable {
     private var savedSinceFlush = 0
     /// Look-alike records counted so far, in the order batches were handed over (the file's).
     private var occurrences: OccurrenceCounter
+    private let occurrenceBudget: OccurrenceCounter.Budget
 
     /// What the saves did so far.
     struct Outcome {
@@ -40,6 +41,7 @@ final class BackgroundSaver: @unchecked Sendable {
          occurrenceBudget: OccurrenceCounter.Budget = .standard) {
         self.store = store
         occurrences = OccurrenceCounter(budget: occurrenceBudget)
+        self.occurrenceBudget = occurrenceBudget
         self.flushInterval = flushInterval
         self.restoringDeleted = restoringDeleted
     }
@@ -85,6 +87,14 @@ final class BackgroundSaver: @unchecked Sendable {
     func countedOccurrences() throws -> OccurrenceCounter {
         try finish()
         return occurrences
+    }
+
+    /// Waits for the save in flight, then lets go of the look-alike records counted so far and of
+    /// their temporary files, at once rather than whenever the save thread lets go of the saver;
+    /// saves after it number records from 0 again.
+    func releaseOccurrences() {
+        inFlight.wait()
+        occurrences = OccurrenceCounter(budget: occurrenceBudget)
     }
 
     /// Waits for the save in flight.

@@ -105,8 +105,12 @@ struct ImportPipeline {
         collector.summary.importedByKind = byKind
     }
 
-    /// Waits for any save still running, after a failure that is reported instead.
-    func abandon() { _ = try? saver.finish() }
+    /// Waits for any save still running (after a failure, one that is reported instead), and lets
+    /// go of the temporary files of the numbering: called however the import ends.
+    func abandon() {
+        _ = try? saver.finish()
+        saver.releaseOccurrences()
+    }
 
     /// Resolves the records met inside correlations against the file's top-level records
     /// (<doc:HowCadenceComputes#Importing-Apple-Health-exports>): copies are counted, records without a twin are saved; then saves the

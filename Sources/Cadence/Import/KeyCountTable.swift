@@ -46,24 +46,29 @@ struct KeyCountTable: Sendable {
     /// Whether the table holds ``limit`` keys.
     var isFull: Bool { count >= limit }
 
-    /// The count of `key`, if the table holds it.
-    func count(of key: UInt64) -> UInt32? {
+    /// Where `key` is, or would go, and its count if the table holds it: what ``incrementCount(at:)``
+    /// and ``insert(_:count:at:)`` take, so that counting a key probes the table once.
+    func find(_ key: UInt64) -> (slot: Int, count: UInt32?) {
         let index = slot(of: key)
-        return keys[index] == key ? counts[index] : nil
+        return (index, keys[index] == key ? counts[index] : nil)
     }
 
-    /// Sets the count of `key`, adding the key if the table does not hold it (and is not full).
-    mutating func set(_ key: UInt64, to value: UInt32) {
-        var index = slot(of: key)
-        if keys[index] != key {
-            if (count + 1) * 10 > keys.count * 7 {
-                grow()
-                index = slot(of: key)
-            }
-            keys[index] = key
-            count += 1
+    /// Counts one more of the key that ``find(_:)`` found at `slot`.
+    mutating func incrementCount(at slot: Int) {
+        counts[slot] &+= 1
+    }
+
+    /// Adds `key`, which ``find(_:)`` did not find but placed at `slot`, with `count` (even when full:
+    /// the caller empties a full table).
+    mutating func insert(_ key: UInt64, count value: UInt32, at slot: Int) {
+        var index = slot
+        if (count + 1) * 10 > keys.count * 7 {
+            grow()
+            index = self.slot(of: key)
         }
+        keys[index] = key
         counts[index] = value
+        count += 1
     }
 
     /// Takes every key out, sorted by key, and leaves the table empty (at its size).

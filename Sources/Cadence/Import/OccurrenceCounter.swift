@@ -69,7 +69,7 @@ struct OccurrenceCounter: Sendable {
     /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read.
     func count(of key: UInt64) throws(CadenceError) -> UInt32 {
         let key = key == 0 ? 1 : key
-        if let count = table.count(of: key) { return count }
+        if let count = table.find(key).count { return count }
         return try countOnDisk(of: key) ?? 0
     }
 
@@ -79,20 +79,20 @@ struct OccurrenceCounter: Sendable {
     mutating func next(_ key: UInt64) throws(CadenceError) -> UInt32 {
         // The key 0 marks an empty slot of the table; it is counted as 1.
         let key = key == 0 ? 1 : key
-        var occurrence: UInt32 = 0
-        if let count = table.count(of: key) {
-            occurrence = count
-        } else if let count = try countOnDisk(of: key) {
-            occurrence = count
+        let (slot, count) = table.find(key)
+        if let count {
+            table.incrementCount(at: slot)
+            return count
         }
-        table.set(key, to: occurrence &+ 1)
+        let occurrence = try countOnDisk(of: key) ?? 0
+        table.insert(key, count: occurrence &+ 1, at: slot)
         if table.isFull { try moveTableToDisk() }
         return occurrence
     }
 
     /// The count of `key` in the newest run that holds it, if any does.
     private func countOnDisk(of key: UInt64) throws(CadenceError) -> UInt32? {
-        guard let filter, filter.mayContain(key) else { return nil }
+        guard filter?.mayContain(key) == true else { return nil }
         for run in runs.reversed() {
             if let count = try run.count(of: key) { return count }
         }

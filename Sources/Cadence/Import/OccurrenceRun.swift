@@ -143,7 +143,9 @@ final class OccurrenceRun: Sendable {
         private let blockEntries: Int
         private var firstKeys: [UInt64] = []
         private var count = 0
-        private var buffer: [UInt8] = []
+        /// Entries not written yet: the first `used` bytes.
+        private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        private var used = 0
 
         /// Creates the file for about `expected` entries.
         init(expected: Int, in directory: String) throws(CadenceError) {
@@ -151,20 +153,22 @@ final class OccurrenceRun: Sendable {
             var blockEntries = 512
             while blockEntries * OccurrenceRun.maximumBlocks < expected { blockEntries *= 2 }
             self.blockEntries = blockEntries
-            buffer.reserveCapacity(1 << 16)
         }
 
         mutating func append(_ entry: KeyCountTable.Entry) throws(CadenceError) {
             if count % blockEntries == 0 { firstKeys.append(entry.key) }
-            withUnsafeBytes(of: entry.key.littleEndian) { buffer.append(contentsOf: $0) }
-            withUnsafeBytes(of: entry.count.littleEndian) { buffer.append(contentsOf: $0) }
+            if used + OccurrenceRun.entryBytes > buffer.count { try flush() }
+            buffer.withUnsafeMutableBytes { bytes in
+                bytes.storeBytes(of: entry.key.littleEndian, toByteOffset: used, as: UInt64.self)
+                bytes.storeBytes(of: entry.count.littleEndian, toByteOffset: used + 8, as: UInt32.self)
+            }
+            used += OccurrenceRun.entryBytes
             count += 1
-            if buffer.count >= 1 << 16 { try flush() }
         }
 
         private mutating func flush() throws(CadenceError) {
-            try file.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
+            try file.write(buffer[..<used])
+            used = 0
         }
 
         /// The run written.
@@ -207,7 +211,7 @@ private final class UnlinkedFile: Sendable {
     deinit { _ = close(descriptor) }
 
     /// Appends `bytes`.
-    func write(_ bytes: [UInt8]) throws(CadenceError) {
+    func write(_ bytes: ArraySlice<UInt8>) throws(CadenceError) {
         var done = 0
         while done < bytes.count {
             let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + done }, bytes.count - done) }
