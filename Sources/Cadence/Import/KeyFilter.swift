@@ -30,13 +30,22 @@ struct KeyFilter: Sendable {
         blockMask = blocks - 1
     }
 
-    /// Adds `key`.
-    mutating func insert(_ key: UInt64) {
+    /// Adds `key`, and says whether it may have been added before (false: it certainly was not),
+    /// in one access to its block.
+    @discardableResult
+    mutating func insert(_ key: UInt64) -> Bool {
         var (block, bits) = Self.place(key, blockMask: blockMask)
+        var wasSet = true
         for _ in 0..<Self.bitsPerKey {
-            words[block + Int(bits & 7)] |= 1 << ((bits >> 3) & 63)
+            let mask: UInt64 = 1 << ((bits >> 3) & 63)
+            let word = block + Int(bits & 7)
+            if words[word] & mask == 0 {
+                wasSet = false
+                words[word] |= mask
+            }
             bits >>= 9
         }
+        return wasSet
     }
 
     /// Whether `key` may have been added (false: it certainly was not).

@@ -18,8 +18,8 @@ import Foundation
 ///
 /// Its memory does not grow with the file: it counts keys exactly in a table of at most
 /// ``Budget/tableKeys`` keys; when that is full, the table's keys and counts go to disk, sorted,
-/// as an ``OccurrenceRun`` (a temporary file with no name), and a Bloom filter of
-/// ``Budget/filterBits`` bits (a ``KeyFilter``) remembers which keys went there. A key that is not
+/// as an ``OccurrenceRun`` (a temporary file with no name), and from then on a Bloom filter of
+/// ``Budget/filterBits`` bits (a ``KeyFilter``) remembers every key met. A key that is not
 /// in the table is looked for on disk only when the filter says it may be there: only the
 /// records that look like an earlier one, and the filter's rare false positives, cost a read.
 /// Runs of similar size are merged, so there are about log₂(*n* / ``Budget/tableKeys``) of them.
@@ -36,7 +36,7 @@ struct OccurrenceCounter: Sendable {
     struct Budget: Sendable {
         /// The keys counted in memory before they go to disk.
         var tableKeys: Int
-        /// The size of the filter of the keys on disk, in bits.
+        /// The size of the filter of the keys met, in bits.
         var filterBits: Int
         /// Where the temporary files go (the system's temporary directory by default).
         var directory: String
@@ -50,7 +50,7 @@ struct OccurrenceCounter: Sendable {
     private let budget: Budget
     /// The keys met since the last move to disk, with their counts so far.
     private var table: KeyCountTable
-    /// The keys on disk; created when the table first fills.
+    /// Every key met since the table first filled (so every key on disk), created then.
     private var filter: KeyFilter?
     /// The keys moved to disk, oldest first: a key's count is that of the newest run holding it.
     private var runs: [OccurrenceRun] = []
@@ -70,7 +70,8 @@ struct OccurrenceCounter: Sendable {
     func count(of key: UInt64) throws(CadenceError) -> UInt32 {
         let key = key == 0 ? 1 : key
         if let count = table.find(key).count { return count }
-        return try countOnDisk(of: key) ?? 0
+        guard filter?.mayContain(key) == true else { return 0 }
+        return try countInRuns(of: key) ?? 0
     }
 
     /// Counts one more record with this key and returns its occurrence number.
@@ -84,15 +85,17 @@ struct OccurrenceCounter: Sendable {
             table.incrementCount(at: slot)
             return count
         }
-        let occurrence = try countOnDisk(of: key) ?? 0
+        // Once there is a filter, every key met goes into it as it enters the table (the block the
+        // look-up just read), rather than in a second pass when the table moves to disk.
+        var occurrence: UInt32 = 0
+        if filter?.insert(key) == true { occurrence = try countInRuns(of: key) ?? 0 }
         table.insert(key, count: occurrence &+ 1, at: slot)
         if table.isFull { try moveTableToDisk() }
         return occurrence
     }
 
     /// The count of `key` in the newest run that holds it, if any does.
-    private func countOnDisk(of key: UInt64) throws(CadenceError) -> UInt32? {
-        guard filter?.mayContain(key) == true else { return nil }
+    private func countInRuns(of key: UInt64) throws(CadenceError) -> UInt32? {
         for run in runs.reversed() {
             if let count = try run.count(of: key) { return count }
         }
@@ -103,8 +106,11 @@ struct OccurrenceCounter: Sendable {
     /// half as many keys as the one before, so that run sizes at least halve from oldest to newest.
     private mutating func moveTableToDisk() throws(CadenceError) {
         let entries = table.removeAllSorted()
-        if filter == nil { filter = KeyFilter(bits: budget.filterBits) }
-        for entry in entries { filter?.insert(entry.key) }
+        if filter == nil {
+            var created = KeyFilter(bits: budget.filterBits)
+            for entry in entries { created.insert(entry.key) }
+            filter = created
+        }
         runs.append(try OccurrenceRun.write(entries, in: budget.directory))
         while runs.count >= 2, runs[runs.count - 1].count * 2 > runs[runs.count - 2].count {
             let newer = runs.removeLast()
