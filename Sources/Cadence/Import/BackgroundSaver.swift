@@ -23,7 +23,8 @@ final class BackgroundSaver: @unchecked Sendable {
     private var outcome = Outcome()
     private var savedSinceFlush = 0
     /// Look-alike records counted so far, in the order batches were handed over (the file's).
-    private var occurrences = OccurrenceCounter()
+    private var occurrences: OccurrenceCounter
+    private let occurrenceBudget: OccurrenceCounter.Budget
 
     /// What the saves did so far.
     struct Outcome {
@@ -34,9 +35,13 @@ final class BackgroundSaver: @unchecked Sendable {
     /// Whether samples deleted earlier are stored again (``HealthStore/save(_:restoringDeleted:)``).
     private let restoringDeleted: Bool
 
-    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples.
-    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false) {
+    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples and
+    /// numbers look-alike records within `occurrenceBudget`.
+    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false,
+         occurrenceBudget: OccurrenceCounter.Budget = .standard) {
         self.store = store
+        occurrences = OccurrenceCounter(budget: occurrenceBudget)
+        self.occurrenceBudget = occurrenceBudget
         self.flushInterval = flushInterval
         self.restoringDeleted = restoringDeleted
     }
@@ -59,7 +64,7 @@ final class BackgroundSaver: @unchecked Sendable {
             do {
                 var batches = batches
                 if numberingOccurrences {
-                    for index in batches.indices { occurrences.number(&batches[index]) }
+                    for index in batches.indices { try occurrences.number(&batches[index]) }
                 }
                 let summary = try store.save(batches, restoringDeleted: restoringDeleted)
                 outcome.saved.saved += summary.saved
@@ -82,6 +87,14 @@ final class BackgroundSaver: @unchecked Sendable {
     func countedOccurrences() throws -> OccurrenceCounter {
         try finish()
         return occurrences
+    }
+
+    /// Waits for the save in flight, then lets go of the look-alike records counted so far and of
+    /// their temporary files, at once rather than whenever the save thread lets go of the saver;
+    /// saves after it number records from 0 again.
+    func releaseOccurrences() {
+        inFlight.wait()
+        occurrences = OccurrenceCounter(budget: occurrenceBudget)
     }
 
     /// Waits for the save in flight.

@@ -134,6 +134,9 @@ public struct HealthDataImporter: Sendable {
     /// hours at one point a second), while their memory is bounded by the points saved at a time.
     /// Routes past it are cut or not read, and reported.
     package var routePointBudget = 1 << 23
+    /// The memory that numbering look-alike records may use (<doc:HowCadenceComputes#Identity>),
+    /// and where it puts the keys that do not fit: small in tests, to use the disk after a few keys.
+    var occurrenceBudget = OccurrenceCounter.Budget.standard
     /// Receives each batch's workouts, numbered and with their routes read, in file order, once
     /// they are handed to the store to be saved.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?

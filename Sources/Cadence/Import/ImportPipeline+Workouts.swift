@@ -29,7 +29,7 @@ extension ImportPipeline {
         var groupPoints = 0
         for (workout, line) in read {
             var workout = workout
-            workout.uuid = workout.derivedUUID(occurrence: Int(workoutOccurrences.next(workout.identityKey)))
+            workout.uuid = workout.derivedUUID(occurrence: Int(try workoutOccurrences.next(workout.identityKey)))
             for index in workout.routes.indices {
                 var fromFile = false
                 if let reference = workout.routes[index].filePath {

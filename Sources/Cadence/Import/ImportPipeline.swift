@@ -49,7 +49,7 @@ struct ImportPipeline {
         self.dryRun = dryRun
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
-                                restoringDeleted: importer.restoresDeleted)
+                                restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
         samplesBefore = Self.sampleCounts(of: importer.store)
     }
 
@@ -105,8 +105,12 @@ struct ImportPipeline {
         collector.summary.importedByKind = byKind
     }
 
-    /// Waits for any save still running, after a failure that is reported instead.
-    func abandon() { _ = try? saver.finish() }
+    /// Waits for any save still running (after a failure, one that is reported instead), and lets
+    /// go of the temporary files of the numbering: called however the import ends.
+    func abandon() {
+        _ = try? saver.finish()
+        saver.releaseOccurrences()
+    }
 
     /// Resolves the records met inside correlations against the file's top-level records
     /// (<doc:HowCadenceComputes#Importing-Apple-Health-exports>): copies are counted, records without a twin are saved; then saves the
@@ -120,15 +124,20 @@ struct ImportPipeline {
             record.isInsideCorrelation = false
             locations.append(nestedCollector.addLocating(record))
         }
-        let occurrences = try saver.countedOccurrences()
-        var nestedCounts: [UInt64: UInt32] = [:]
         var batches = nestedCollector.takeBatches()
         // Each nested row's UUID: its twin's, or its own when it has none (How Cadence computes: Importing Apple Health exports).
         var uuids: [[UUID]] = []
-        for index in batches.indices {
-            let resolved = OccurrenceCounter.resolveNested(&batches[index], against: occurrences, nestedCounts: &nestedCounts)
-            collector.summary.correlationRecords += resolved.dropped
-            uuids.append(resolved.uuids)
+        do {
+            // A copy of the saver's counter, released before the next save counts on, so that
+            // the two never hold separate copies of its table and filter.
+            let occurrences = try saver.countedOccurrences()
+            var nestedCounts: [UInt64: UInt32] = [:]
+            for index in batches.indices {
+                let resolved = try OccurrenceCounter.resolveNested(&batches[index], against: occurrences,
+                                                                   nestedCounts: &nestedCounts)
+                collector.summary.correlationRecords += resolved.dropped
+                uuids.append(resolved.uuids)
+            }
         }
         // A nested record that cannot be read is reported like a top-level one.
         for rejection in nestedCollector.summary.rejections {

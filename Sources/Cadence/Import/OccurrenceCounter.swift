@@ -16,64 +16,120 @@ import Foundation
 /// collide would only get a higher occurrence number than they need — their UUIDs still differ,
 /// since they hash every attribute — and a re-import numbers them the same way again.
 ///
-/// - Complexity: O(1) expected per record; memory grows by one key (8 bytes, in a table at most 70%
-///   full) per distinct record of the file.
-struct OccurrenceCounter {
-    /// Keys of the records met once or more, in an open-addressing table (0 marks an empty slot;
-    /// a key of 0 is stored as 1). The keys are hashes already, so their low bits index it directly
-    /// (a `Set` would hash each one again).
-    private var slots = [UInt64](repeating: 0, count: 1 << 12)
-    private var occupied = 0
-    /// For keys met more than once: how many times beyond the first.
-    private var repeats: [UInt64: UInt32] = [:]
+/// Its memory does not grow with the file: it counts keys exactly in a table of at most
+/// ``Budget/tableKeys`` keys; when that is full, the table's keys and counts go to disk, sorted,
+/// as an ``OccurrenceRun`` (a temporary file with no name), and from then on a Bloom filter of
+/// ``Budget/filterBits`` bits (a ``KeyFilter``) remembers every key met. A key that is not
+/// in the table is looked for on disk only when the filter says it may be there: only the
+/// records that look like an earlier one, and the filter's rare false positives, cost a read.
+/// Runs of similar size are merged, so there are about log₂(*n* / ``Budget/tableKeys``) of them.
+/// The counts are those of a plain dictionary of every key, whatever the budget.
+///
+/// Copies share the runs on disk, which never change once written: each copy counts on its own.
+///
+/// - Complexity: O(1) expected per record, plus a read of one block per run for a key the filter
+///   cannot rule out, and O(*n* log(*n* / *t*)) bytes written to disk in all for *n* distinct keys
+///   and a table of *t*. Memory: at most about 12 bytes a key of the table (with the standard
+///   budget, 3 MiB), the filter (8 MiB) once the table first fills, and 32 KiB for each run's index.
+struct OccurrenceCounter: Sendable {
+    /// How much memory a counter may use, and where it puts what does not fit.
+    struct Budget: Sendable {
+        /// The keys counted in memory before they go to disk.
+        var tableKeys: Int
+        /// The size of the filter of the keys met, in bits.
+        var filterBits: Int
+        /// Where the temporary files go (the system's temporary directory by default).
+        var directory: String
+
+        /// 131,072 keys in memory (3 MiB) and a filter of 64 Mi bits (8 MiB): about 0.07% of the
+        /// records of a 4 M-record export read the disk without need.
+        static let standard = Budget(tableKeys: 1 << 17, filterBits: 1 << 26,
+                                     directory: FileManager.default.temporaryDirectory.path)
+    }
+
+    private let budget: Budget
+    /// The keys met since the last move to disk, with their counts so far.
+    private var table: KeyCountTable
+    /// Every key met since the table first filled (so every key on disk), created then.
+    private var filter: KeyFilter?
+    /// The keys moved to disk, oldest first: a key's count is that of the newest run holding it.
+    private var runs: [OccurrenceRun] = []
+
+    /// Creates an empty counter that uses at most `budget`.
+    init(budget: Budget = .standard) {
+        self.budget = budget
+        table = KeyCountTable(limit: budget.tableKeys)
+    }
+
+    /// The runs on disk (for tests).
+    var spilledRuns: Int { runs.count }
 
     /// The number of top-level records met with this key so far.
-    func count(of key: UInt64) -> UInt32 {
+    ///
+    /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read.
+    func count(of key: UInt64) throws(CadenceError) -> UInt32 {
         let key = key == 0 ? 1 : key
-        guard slots[slot(of: key)] == key else { return 0 }
-        return 1 + (repeats[key] ?? 0)
+        if let count = table.find(key).count { return count }
+        guard filter?.mayContain(key) == true else { return 0 }
+        return try countInRuns(of: key) ?? 0
     }
 
     /// Counts one more record with this key and returns its occurrence number.
-    mutating func next(_ key: UInt64) -> UInt32 {
+    ///
+    /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read or written.
+    mutating func next(_ key: UInt64) throws(CadenceError) -> UInt32 {
+        // The key 0 marks an empty slot of the table; it is counted as 1.
         let key = key == 0 ? 1 : key
-        let index = slot(of: key)
-        if slots[index] == 0 {
-            slots[index] = key
-            occupied += 1
-            if occupied * 10 > slots.count * 7 { grow() }
-            return 0
+        let (slot, count) = table.find(key)
+        if let count {
+            table.incrementCount(at: slot)
+            return count
         }
-        let occurrence = (repeats[key] ?? 0) &+ 1
-        repeats[key] = occurrence
+        // Once there is a filter, every key met goes into it as it enters the table (the block the
+        // look-up just read), rather than in a second pass when the table moves to disk.
+        var occurrence: UInt32 = 0
+        if filter?.insert(key) == true { occurrence = try countInRuns(of: key) ?? 0 }
+        table.insert(key, count: occurrence &+ 1, at: slot)
+        if table.isFull { try moveTableToDisk() }
         return occurrence
     }
 
-    /// The slot holding `key`, or the empty one where it would go.
-    @inline(__always)
-    private func slot(of key: UInt64) -> Int {
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: key) & mask
-        while slots[index] != 0 && slots[index] != key { index = (index &+ 1) & mask }
-        return index
+    /// The count of `key` in the newest run that holds it, if any does.
+    private func countInRuns(of key: UInt64) throws(CadenceError) -> UInt32? {
+        for run in runs.reversed() {
+            if let count = try run.count(of: key) { return count }
+        }
+        return nil
     }
 
-    /// Doubles the table, keeping it at most 70% full (short probes, 12 to 23 bytes a key).
-    private mutating func grow() {
-        let old = slots
-        slots = [UInt64](repeating: 0, count: old.count * 2)
-        for key in old where key != 0 { slots[slot(of: key)] = key }
+    /// Writes the table to a new run, then merges the newest runs while the newest holds more than
+    /// half as many keys as the one before, so that run sizes at least halve from oldest to newest.
+    private mutating func moveTableToDisk() throws(CadenceError) {
+        let entries = table.removeAllSorted()
+        if filter == nil {
+            var created = KeyFilter(bits: budget.filterBits)
+            for entry in entries { created.insert(entry.key) }
+            filter = created
+        }
+        runs.append(try OccurrenceRun.write(entries, in: budget.directory))
+        while runs.count >= 2, runs[runs.count - 1].count * 2 > runs[runs.count - 2].count {
+            let newer = runs.removeLast()
+            let older = runs.removeLast()
+            runs.append(try OccurrenceRun.merge(older, newer, in: budget.directory))
+        }
     }
 
     /// Numbers the rows of `batch` (in file order, after every earlier batch of the file) that have
     /// no explicit UUID.
-    mutating func number(_ batch: inout QuantitySampleBatch) {
+    ///
+    /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read or written.
+    mutating func number(_ batch: inout QuantitySampleBatch) throws(CadenceError) {
         let columns = batch.columns
         let identity = SampleIdentity(type: batch.quantityType.identifier, provenances: batch.provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
         var occurrences = [UInt32](repeating: 0, count: columns.count)
         for row in 0..<columns.count where columns.explicitUUID(at: row) == nil {
-            occurrences[row] = next(identity.attributes(of: columns, row: row, metadataDigests: metadataDigests).key)
+            occurrences[row] = try next(identity.attributes(of: columns, row: row, metadataDigests: metadataDigests).key)
         }
         batch.setOccurrences(occurrences)
     }
@@ -85,8 +141,9 @@ struct OccurrenceCounter {
     /// its own), by its row before the drop: what a correlation refers to.
     ///
     /// - Parameter nestedCounts: The nested copies met so far, by key, across all of the file's batches.
+    /// - Throws: ``CadenceError`` (`io`) naming a temporary file of `topLevel` that cannot be read.
     static func resolveNested(_ batch: inout QuantitySampleBatch, against topLevel: OccurrenceCounter,
-                              nestedCounts: inout [UInt64: UInt32]) -> (dropped: Int, uuids: [UUID]) {
+                              nestedCounts: inout [UInt64: UInt32]) throws(CadenceError) -> (dropped: Int, uuids: [UUID]) {
         let columns = batch.columns
         let identity = SampleIdentity(type: batch.quantityType.identifier, provenances: batch.provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
@@ -99,7 +156,7 @@ struct OccurrenceCounter {
             let occurrence = nestedCounts[key, default: 0]
             nestedCounts[key] = occurrence &+ 1
             uuids.append(columns.explicitUUID(at: row) ?? attributes.uuid(occurrence: occurrence))
-            if occurrence < topLevel.count(of: key) { continue }
+            if try occurrence < topLevel.count(of: key) { continue }
             keep.append(row)
             occurrences.append(occurrence)
         }

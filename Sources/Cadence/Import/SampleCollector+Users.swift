@@ -15,7 +15,7 @@ extension SampleCollector {
     mutating func saveUserSamples() throws {
         var batches = takeBatches()
         var occurrences = OccurrenceCounter()
-        for index in batches.indices { occurrences.number(&batches[index]) }
+        for index in batches.indices { try occurrences.number(&batches[index]) }
         let saved = try store.save(batches)
         summary.imported = saved.saved
         summary.duplicates = saved.duplicates
