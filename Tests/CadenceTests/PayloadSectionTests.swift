@@ -211,7 +211,7 @@ struct PayloadSectionTests {
         #expect(repaired.verify().isEmpty)
     }
 
-    @Test("a damaged payload directory is corruptFile naming the file")
+    @Test("a damaged payload directory is corruptFile naming the file, when a payload is read")
     func damagedDirectory() throws {
         var random = TestRandom(seed: 12)
         var batch = QuantitySampleBatch(type: .series(Workout.typeIdentifier))
@@ -228,5 +228,10 @@ struct PayloadSectionTests {
         damaged[detailEnd + 8] ^= 1
         let error = expectCadenceError(.corruptFile) { _ = try ChunkFile(bytes: damaged, path: "c").payloads() }
         #expect(error?.path == "c")
+        // Rows still decode (a listing reads no part of the payload section); a payload does not.
+        let columns = try ChunkFile(bytes: damaged, path: "c").decodeAllColumns()
+        #expect(columns.count == 10)
+        let row = try #require(section.rows.first)
+        expectCadenceError(.corruptFile) { _ = try columns.payload(at: row) }
     }
 }

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Synchronization
+
 /// A chunk file's payload section (version 5 on), after its detail section.
 extension ChunkFile {
     /// The most bytes a compressed section's input may hold by default: well under the 2 GiB an
@@ -17,14 +19,43 @@ extension ChunkFile {
     }
 
     /// Gives `columns`, decoded from this file, its rows' payloads: read when `reading`, else the
-    /// section to read them from.
+    /// file to read them from when asked (the section is not touched until then).
     func attachPayloads(to columns: inout SampleColumns, reading: Bool) throws {
-        guard let section = try payloads(), !section.rows.isEmpty else { return }
         if reading {
+            guard let section = try payloads(), !section.rows.isEmpty else { return }
             columns.payloads = try section.allPayloads(rowCount: count)
         } else {
-            columns.payloadSection = section
+            columns.payloadSource = ChunkPayloads(self)
         }
+    }
+}
+
+/// A chunk file's payloads, its payload directory read on first use and then kept: rows decoded
+/// from a chunk carry one, so that a listing reads no part of the payload section unless a row's
+/// payload is asked for.
+package final class ChunkPayloads: Sendable {
+    private let file: ChunkFile
+    private let section = Mutex<PayloadSection??>(nil)
+
+    init(_ file: ChunkFile) { self.file = file }
+
+    /// The chunk file, for error messages.
+    package var path: String { file.path }
+
+    /// The payload of `row`, or `nil` when it has none.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when the directory or the
+    ///   block is damaged.
+    /// - Complexity: O(*p*) the first time (the directory), then O(log *p*) plus the one block.
+    package func payload(atRow row: Int) throws -> [UInt8]? {
+        let read: PayloadSection?
+        if let known = section.withLock({ $0 }) {
+            read = known
+        } else {
+            read = try file.payloads()
+            section.withLock { $0 = .some(read) }
+        }
+        return try read?.payload(atRow: row)
     }
 }
 

@@ -38,13 +38,12 @@ package struct SampleColumns: Sendable {
     /// UUID; empty when every row's is 0, as it almost always is.
     package var occurrence: [UInt32] = []
     /// Each row's variable-size payload (a workout's routes), an empty array for a row without
-    /// one; empty when no row has one, or when they stay in ``payloadSection``.
+    /// one; empty when no row has one, or when they stay in ``payloadSource``.
     package var payloads: [[UInt8]] = []
-    /// The payload section of the chunk these rows were decoded from, when its payloads were left
-    /// there: ``payload(at:)`` reads a row's from it (listings read a payload only when asked to).
-    /// It describes the chunk's rows in order: rows selected or appended from these columns carry
-    /// only ``payloads``.
-    package var payloadSection: PayloadSection?
+    /// The chunk these rows were decoded from, when its payloads were left there: ``payload(at:)``
+    /// reads a row's from it (listings read a payload only when asked to). It describes the
+    /// chunk's rows in order: rows selected or appended from these columns carry only ``payloads``.
+    package var payloadSource: ChunkPayloads?
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
     private var metadataLookup: [[String: String]: Int32] = [:]
 
@@ -136,12 +135,12 @@ package struct SampleColumns: Sendable {
         return index > 0 && index <= metadataSets.count ? metadataSets[index - 1] : [:]
     }
 
-    /// The row's payload, if it has one, from ``payloads`` or else ``payloadSection``.
+    /// The row's payload, if it has one, from ``payloads`` or else ``payloadSource``.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when its payload block is damaged.
     package func payload(at row: Int) throws -> [UInt8]? {
         if !payloads.isEmpty { return payloads[row].isEmpty ? nil : payloads[row] }
-        return try payloadSection?.payload(atRow: row)
+        return try payloadSource?.payload(atRow: row)
     }
 
     /// The row's payload held in ``payloads`` (empty when none).

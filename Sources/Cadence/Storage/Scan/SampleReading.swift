@@ -209,7 +209,7 @@ extension StoredSample {
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when the payload is damaged.
     package static func workoutRoutes(of columns: SampleColumns, row: Int) throws -> [WorkoutRoute] {
         if let payload = try columns.payload(at: row) {
-            return try WorkoutAttributes.decodeRoutes(payload, path: columns.payloadSection?.path ?? "workout routes")
+            return try WorkoutAttributes.decodeRoutes(payload, path: columns.payloadSource?.path ?? "workout routes")
         }
         guard let text = KindAttributes.split(columns.metadata(at: row)).attributes[KindAttributes.workout] else { return [] }
         return try WorkoutAttributes.routes(inText: text)
