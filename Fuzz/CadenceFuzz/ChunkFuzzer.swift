@@ -18,7 +18,11 @@ import Cadence
 /// - `2`: as raw decoder input, `varint count · varint length · query columns · detail columns`,
 ///   fed to ``ColumnCodec`` directly (no checksum, no LZ4).
 /// - `3`: as the raw parts of a chunk, `varint length · summary · varint length · query columns
-///   · detail columns`, framed into a valid chunk (compressed, checksummed) and decoded.
+///   · detail columns`, framed into a valid chunk (compressed, checksummed, with an empty payload
+///   section) and decoded.
+///
+/// A chunk's payload section (its directory and each payload block) is read row by row and
+/// whole, and its checksums are recomputed in mode `1` too.
 ///
 /// Whatever decodes is encoded again and decoded again, and must come back the same.
 enum ChunkFuzzer {
@@ -59,9 +63,25 @@ enum ChunkFuzzer {
             fuzzFailure("a block index past the end was accepted")
         }
         expectingCadenceErrors("decodeQueryColumns") { try chunk.decodeQueryColumns(into: &columns) }
-        guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns() }) else { return }
+        decodePayloads(chunk)
+        guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns(readingPayloads: true) })
+        else { return }
         if all.count != chunk.count { fuzzFailure("decoded \(all.count) rows of a \(chunk.count)-row chunk") }
         roundTrip(all, typeIdentifier: chunk.typeIdentifier)
+    }
+
+    /// Reads a chunk's payloads one by one and all at once; both must agree.
+    static func decodePayloads(_ chunk: ChunkFile) {
+        guard let section = expectingCadenceErrors("payloads", { try chunk.payloads() }), let section else { return }
+        if section.rows.contains(where: { $0 < 0 || $0 >= chunk.count }) { fuzzFailure("a payload of a row past the chunk") }
+        guard let all = expectingCadenceErrors("allPayloads", { try section.allPayloads(rowCount: chunk.count) }) else {
+            return
+        }
+        if !all.isEmpty && all.count != chunk.count { fuzzFailure("\(all.count) payloads of a \(chunk.count)-row chunk") }
+        for row in [0, chunk.count / 2, chunk.count - 1] where row >= 0 {
+            let one = expectingCadenceErrors("payload(atRow:)", { try section.payload(atRow: row) })
+            if let one, one ?? [] != (all.isEmpty ? [] : all[row]) { fuzzFailure("row \(row)'s payload read alone differs") }
+        }
     }
 
     /// Feeds the raw column sections to the decoders.
@@ -95,7 +115,8 @@ enum ChunkFuzzer {
             || (!columns.flags.isEmpty && columns.flags.count != columns.count)
             || (!columns.explicitUUIDs.isEmpty && columns.explicitUUIDs.count != columns.count)
             || (!columns.creation.isEmpty && columns.creation.count != columns.count)
-            || (!columns.metadataIndex.isEmpty && columns.metadataIndex.count != columns.count) {
+            || (!columns.metadataIndex.isEmpty && columns.metadataIndex.count != columns.count)
+            || (!columns.payloads.isEmpty && columns.payloads.count != columns.count) {
             fuzzFailure("decoded columns of different lengths")
         }
         for row in 0..<columns.count {
@@ -107,7 +128,7 @@ enum ChunkFuzzer {
             try ChunkFile.encode(columns, typeIdentifier: typeIdentifier, style: .discreteArithmetic)
         }) else { return }
         guard let again = expectingCadenceErrors("re-decoding", {
-            try ChunkFile(bytes: encoded.bytes, path: path).decodeAllColumns()
+            try ChunkFile(bytes: encoded.bytes, path: path).decodeAllColumns(readingPayloads: true)
         }) else {
             fuzzFailure("a chunk encoded from decoded columns does not decode")
         }
@@ -117,7 +138,8 @@ enum ChunkFuzzer {
               again.flags.allSatisfy({ $0 == 0 }) ? columns.flags.allSatisfy({ $0 == 0 }) : again.flags == columns.flags,
               (0..<columns.count).allSatisfy({ again.explicitUUID(at: $0) == columns.explicitUUID(at: $0) }),
               (0..<columns.count).allSatisfy({ again.creation(at: $0) == columns.creation(at: $0) }),
-              (0..<columns.count).allSatisfy({ again.metadata(at: $0) == columns.metadata(at: $0) })
+              (0..<columns.count).allSatisfy({ again.metadata(at: $0) == columns.metadata(at: $0) }),
+              (0..<columns.count).allSatisfy({ (try? again.payload(at: $0)) == (try? columns.payload(at: $0)) })
         else {
             fuzzFailure("decoded columns do not survive encoding and decoding")
         }
@@ -129,7 +151,10 @@ enum ChunkFuzzer {
         var offset = 10
         offset = refreshSection(&bytes, at: offset)
         offset = refreshSection(&bytes, at: offset + 4)
-        _ = refreshSection(&bytes, at: offset + 4)
+        offset = refreshSection(&bytes, at: offset + 4)
+        // The payload section: its directory, the blocks' length, then each block.
+        offset = refreshSection(&bytes, at: offset + 4) + 8
+        while offset < bytes.count { offset = refreshSection(&bytes, at: offset + 4) }
         return bytes
     }
 
@@ -158,6 +183,7 @@ enum ChunkFuzzer {
         ChecksummedSection.write(summary, into: &writer)
         try ChecksummedSection.writeCompressed(query, into: &writer)
         try ChecksummedSection.writeCompressed(detail, into: &writer)
+        writer.write(bytes: try PayloadSection.encode([], limit: ChunkFile.sectionLimit))
         return writer.bytes
     }
 }

@@ -25,7 +25,8 @@ enum Seeds {
         var seeds: [FuzzTarget: [(String, [UInt8])]] = [:]
         let store = try tinyStore()
         // Chunk files of several shapes, in every mode of the chunk target.
-        for (name, columns) in [("plain", plainColumns()), ("detail", detailColumns()), ("blocks", blockColumns())] {
+        for (name, columns) in [("plain", plainColumns()), ("detail", detailColumns()), ("blocks", blockColumns()),
+                                ("payloads", payloadColumns())] {
             let chunk = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate",
                                              style: .discreteArithmetic).bytes
             seeds[.chunk, default: []] += chunkSeeds(name, chunk: chunk, columns: columns)
@@ -291,6 +292,18 @@ enum Seeds {
         return columns
     }
 
+    /// Rows of which some have payloads, in more than one payload block.
+    static func payloadColumns() -> SampleColumns {
+        var columns = SampleColumns()
+        for row in 0..<12 {
+            let start = base + Int64(row) * 600_000_000
+            let size = row % 3 == 0 ? 0 : row == 5 ? PayloadSection.blockSize + 10 : 40 * row
+            columns.append(start: start, end: start + 60_000_000, value: 37, provenance: 0, sequence: Int64(row + 1),
+                           payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ row) })
+        }
+        return columns
+    }
+
     /// Enough rows across hours to make several blocks.
     static func blockColumns() -> SampleColumns {
         var columns = SampleColumns()
@@ -327,6 +340,13 @@ enum Seeds {
         try second.append(startTimestamp: base + hour, endTimestamp: base + hour, value: 72.25, provenanceIndex: scale)
         _ = try store.save(second)
         _ = try store.deleteSamples(withUUIDs: [uuid])
+        // A workout with a route: a save record with a payload section.
+        var run = try Workout(activityType: .running, start: Date(timestamp: base), end: Date(timestamp: base + hour),
+                              source: Source(name: "Watch"))
+        run.routes = [WorkoutRoute(source: run.source, locations: LocationSeries((0..<5).map {
+            LocationSeries.Location(timestamp: base + Int64($0) * 1_000_000, latitude: 47 + Double($0) / 1e4, longitude: 8.5)
+        }))]
+        _ = try store.save([run])
         // The log holds everything so far (nothing was flushed); flushing then writes the chunks.
         guard let segmentName = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter({ $0.hasPrefix("wal-") }).sorted().last

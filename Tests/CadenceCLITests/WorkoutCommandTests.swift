@@ -174,7 +174,10 @@ struct WorkoutCommandTests {
                                    "--format", "export-zip", "--output", zip])
         let store = directory.path("store")
         try CadenceBinary.succeed(["import", zip, "--store", store])
-        let json = try CadenceBinary.succeed(["workouts", "--store", store, "--format", "json"]).jsonObject()
+        // Without --routes no route is read, and the listing says nothing of them.
+        let listed = try CadenceBinary.succeed(["workouts", "--store", store, "--format", "json"]).jsonObject()
+        #expect((listed["workouts"] as? [[String: Any]])?.allSatisfy { $0["routePoints"] == nil } == true)
+        let json = try CadenceBinary.succeed(["workouts", "--store", store, "--format", "json", "--routes"]).jsonObject()
         let workouts = try #require(json["workouts"] as? [[String: Any]])
         let routed = try #require(workouts.first { $0["routePoints"] as? Int ?? 0 > 0 })
         let uuid = try #require(routed["uuid"] as? String)

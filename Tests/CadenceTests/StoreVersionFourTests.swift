@@ -34,7 +34,7 @@ struct StoreVersionFourTests {
             for type in store.correlationTypes {
                 correlations[type.identifier] = try store.execute(SampleQuery(correlationType: type)).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
             }
-            workouts = try store.execute(SampleQuery(workoutsMatching: .all)).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+            workouts = try store.execute(SampleQuery(workoutsMatching: .all, includingRoutes: true)).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         }
     }
 

@@ -49,7 +49,7 @@ struct SyntheticExportArchiveTests {
         #expect(workouts.count == 5 && generated.count == 5)
         #expect(summary.workoutRoutes == 5 && summary.routeIssueCount == 0)
         // The store gives back every workout as it was read, routes included.
-        #expect(try importer.store.execute(SampleQuery(workoutsMatching: .all)) == workouts)
+        #expect(try importer.store.execute(SampleQuery(workoutsMatching: .all, includingRoutes: true)) == workouts)
         for (read, made) in zip(workouts, generated) {
             #expect(read.activityType == made.activityType)
             #expect(read.startDate == made.startDate && read.endDate == made.endDate)

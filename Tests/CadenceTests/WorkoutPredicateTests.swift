@@ -124,7 +124,7 @@ struct WorkoutPredicateTests {
         var selectedSome = 0
         for _ in 0..<60 {
             let condition = try Self.randomCondition(&random, workouts: reference)
-            let answer = try store.execute(SampleQuery(workoutsMatching: condition.predicate))
+            let answer = try store.execute(SampleQuery(workoutsMatching: condition.predicate, includingRoutes: true))
             // Ascending start order, save order breaking ties.
             let expected = reference.enumerated().filter { condition.matches($0.element) }.sorted { left, right in
                 left.element.startDate != right.element.startDate
@@ -144,7 +144,7 @@ struct WorkoutPredicateTests {
         let condition = try Self.randomCondition(&random, workouts: reference, depth: 1)
         var current = Dictionary(uniqueKeysWithValues: reference.map { ($0.uuid, $0) })
         var seen: [UUID: Workout] = [:]
-        var query = AnchoredObjectQuery(workoutsMatching: condition.predicate)
+        var query = AnchoredObjectQuery(workoutsMatching: condition.predicate, includingRoutes: true)
         for round in 0..<6 {
             try store.pageChanges(&query, into: &seen, maxLimit: 25, random: &random, uuid: \.uuid)
             #expect(seen == current.filter { condition.matches($0.value) }, "round \(round): \(condition.text)")
@@ -164,7 +164,7 @@ struct WorkoutPredicateTests {
             let before = current.count
             current.removeAll(where: condition.matches)
             #expect(deleted == before - current.count, "\(condition.text)")
-            #expect(Set(try store.execute(SampleQuery(workoutsMatching: .all))) == Set(current))
+            #expect(Set(try store.execute(SampleQuery(workoutsMatching: .all, includingRoutes: true))) == Set(current))
         }
     }
 
@@ -195,7 +195,7 @@ struct WorkoutPredicateTests {
         for _ in 0..<60 {
             let workout = try WorkoutStorageTests.randomWorkout(&random)
             let head = try WorkoutAttributes.head(of: WorkoutAttributes.encode(workout))
-            #expect(head == WorkoutAttributes.Head(
+            #expect(head == WorkoutAttributes.Head(version: 2, 
                 activityTypeIdentifier: workout.activityType.identifier, duration: workout.duration,
                 totalEnergyBurned: workout.totalEnergyBurned, totalDistance: workout.totalDistance,
                 totalSwimmingStrokeCount: workout.totalSwimmingStrokeCount, totalFlightsClimbed: workout.totalFlightsClimbed))

@@ -66,6 +66,11 @@ struct WorkoutStorageTests {
             var decoded = try Workout(uuid: workout.uuid, activityType: .walking, start: workout.startDate,
                                       end: workout.endDate, source: workout.source, metadata: workout.metadata)
             try WorkoutAttributes.decode(WorkoutAttributes.encode(workout), into: &decoded)
+            // The routes are the row's payload, apart from the text.
+            #expect(decoded.routes.isEmpty)
+            let payload = WorkoutAttributes.encodeRoutes(workout.routes)
+            #expect(payload.isEmpty == workout.routes.isEmpty)
+            decoded.routes = payload.isEmpty ? [] : try WorkoutAttributes.decodeRoutes(payload, path: "test")
             #expect(decoded == workout)
         }
         var workout = try Self.randomWorkout(&random)
@@ -113,8 +118,11 @@ struct WorkoutStorageTests {
             if useSource { predicate = predicate && .sources(named: [source]) }
             let ascending = Bool.random(using: &random)
             let limit = Int.random(in: 0...15, using: &random)
+            // Routes are read only when asked for.
+            let routes = Bool.random(using: &random)
             let answer = try store.execute(SampleQuery(workoutsMatching: predicate, limit: limit,
-                                                       sortDescriptors: [.startDate(ascending: ascending)]))
+                                                       sortDescriptors: [.startDate(ascending: ascending)],
+                                                       includingRoutes: routes))
             // The naive reference: filter, then a stable sort on the start date (save order breaks ties).
             let expected = reference.filter {
                 $0.endDate.timestamp >= lower && $0.startDate.timestamp < upper && (!useSource || $0.source.name == source)
@@ -122,7 +130,11 @@ struct WorkoutStorageTests {
                 left.element.startDate != right.element.startDate
                     ? (ascending == (left.element.startDate < right.element.startDate))
                     : left.offset < right.offset
-            }.map(\.element)
+            }.map(\.element).map { workout in
+                var listed = workout
+                if !routes { listed.routes = [] }
+                return listed
+            }
             #expect(answer == Array(limit > 0 ? expected.prefix(limit) : expected[...]))
         }
     }
@@ -133,7 +145,7 @@ struct WorkoutStorageTests {
         var random = TestRandom(seed: 204)
         var current = Dictionary(uniqueKeysWithValues: reference.map { ($0.uuid, $0) })
         var seen: [UUID: Workout] = [:]
-        var query = AnchoredObjectQuery(workoutsMatching: .all)
+        var query = AnchoredObjectQuery(workoutsMatching: .all, includingRoutes: true)
         for round in 0..<5 {
             try store.pageChanges(&query, into: &seen, maxLimit: 40, random: &random, uuid: \.uuid)
             #expect(seen == current, "round \(round)")
@@ -149,7 +161,7 @@ struct WorkoutStorageTests {
         var importer = HealthDataImporter(store: .inMemory(), parallelism: 2)
         importer.workoutHandler = { workouts in read.withLock { $0 += workouts } }
         _ = try importer.importFile(atPath: path)
-        let stored = try importer.store.execute(SampleQuery(workoutsMatching: .all))
+        let stored = try importer.store.execute(SampleQuery(workoutsMatching: .all, includingRoutes: true))
         #expect(stored.count == 61)
         #expect(Set(stored) == Set(read.withLock { $0 }))
         let before = try importer.store.execute(AnchoredObjectQuery(workoutsMatching: .all)).anchor

@@ -82,6 +82,13 @@ public struct QuantitySampleBatch: Sendable {
         columns.occurrence = occurrences.allSatisfy { $0 == 0 } ? [] : occurrences
     }
 
+    /// Gives the last row appended its payload (a workout's routes, kept apart from its columns).
+    package mutating func setLastRowPayload(_ payload: [UInt8]) {
+        guard !payload.isEmpty, count > 0 else { return }
+        if columns.payloads.isEmpty { columns.payloads = [[UInt8]](repeating: [], count: count) }
+        columns.payloads[count - 1] = payload
+    }
+
     /// Keeps only the rows at `rows`, in that order.
     package mutating func keepRows(_ rows: [Int]) {
         guard rows.count != count else { return }

@@ -115,9 +115,13 @@ extension AnchoredObjectQuery where Sample == Correlation {
 }
 
 extension AnchoredObjectQuery where Sample == Workout {
-    /// Creates a query for workouts; each comes with its events, statistics, activities and routes.
-    public init(workoutsMatching predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0) {
-        self.init(reading: .workouts, predicate: predicate, anchor: anchor, limit: limit)
+    /// Creates a query for workouts; each comes with its events, statistics and activities, and
+    /// with its routes only when `includingRoutes` (read for the page's workouts alone, see
+    /// the workout form of ``SampleQuery``).
+    public init(workoutsMatching predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0,
+                includingRoutes: Bool = false) {
+        self.init(reading: .workouts(includingRoutes: includingRoutes), predicate: predicate, anchor: anchor,
+                  limit: limit)
     }
 }
 

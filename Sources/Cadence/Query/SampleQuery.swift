@@ -182,14 +182,26 @@ extension SampleQuery where Sample == Correlation {
 
 extension SampleQuery where Sample == Workout {
     /// Creates a query for workouts (HealthKit's sample query on the workout type); each comes with
-    /// its events, statistics, activities and routes. Workout predicates select by activity type,
-    /// duration, energy and distance, beside the date, source and UUID ones:
+    /// its events, statistics and activities, and with its routes only when `includingRoutes`.
+    /// Workout predicates select by activity type, duration, energy and distance, beside the date,
+    /// source and UUID ones:
     ///
     ///     let longRuns = SampleQuery(workoutsMatching: .workoutActivityType(.running)
     ///         && .workoutTotalDistance(.greaterThanOrEqual, Quantity(value: 10, unit: .kilometer)))
+    ///     let route = try store.execute(SampleQuery(workoutsMatching: .uuids([run.uuid]), includingRoutes: true))
+    ///         .first?.routes
+    ///
+    /// As in HealthKit, whose route points come through a route query of their own, a listing
+    /// leaves ``Workout/routes`` empty unless asked: a route may hold thousands of points, and they
+    /// are stored apart from the workouts so that a listing reads none
+    /// (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
+    ///
+    /// - Complexity: Reading routes adds a pass over the listed workouts' rows, and decodes only
+    ///   the payload blocks that hold their routes.
     public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
-                sortDescriptors: [SampleSortDescriptor] = []) {
-        self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors)
+                sortDescriptors: [SampleSortDescriptor] = [], includingRoutes: Bool = false) {
+        self.init(reading: .workouts(includingRoutes: includingRoutes), predicate: predicate, limit: limit,
+                  sortDescriptors: sortDescriptors)
     }
 }
 
@@ -224,10 +236,11 @@ extension SampleQuery where Sample == Correlation {
 }
 
 extension SampleQuery where Sample == Workout {
-    /// Creates a query for workouts ordered by key paths, such as `[SortDescriptor(\.duration)]`.
+    /// Creates a query for workouts ordered by key paths, such as `[SortDescriptor(\.duration)]`;
+    /// their routes are read only when `includingRoutes`.
     public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
-                sortDescriptors: [SortDescriptor<Workout>]) {
-        self.init(reading: .workouts, predicate: predicate, limit: limit, sortDescriptors: [],
+                sortDescriptors: [SortDescriptor<Workout>], includingRoutes: Bool = false) {
+        self.init(reading: .workouts(includingRoutes: includingRoutes), predicate: predicate, limit: limit, sortDescriptors: [],
                   keyPathSortDescriptors: sortDescriptors)
     }
 }

@@ -30,10 +30,15 @@ package struct ChunkFile: Sendable {
     private let bytes: [UInt8]
     private let queryRange: Range<Int>
     private let detailRange: Range<Int>
+    /// The payload section (version 5 on; see ``payloads()``).
+    private let payloadRange: Range<Int>?
 
     /// Serialises sorted `columns` into a chunk file's bytes.
-    package static func encode(_ columns: SampleColumns, typeIdentifier: String, style: AggregationStyle) throws
-        -> (bytes: [UInt8], summary: SampleSummary)
+    ///
+    /// - Parameter sectionLimit: The most bytes a compressed section's input may hold
+    ///   (``SectionOverLimit`` is thrown past it, so the caller splits the rows).
+    package static func encode(_ columns: SampleColumns, typeIdentifier: String, style: AggregationStyle,
+                               sectionLimit: Int = sectionLimit) throws -> (bytes: [UInt8], summary: SampleSummary)
     {
         let summary = SampleSummary(columns, rows: 0..<columns.count, style: style)
         var summaryWriter = BinaryWriter()
@@ -49,8 +54,11 @@ package struct ChunkFile: Sendable {
         writer.write(bytes: magic)
         writer.write(FormatVersion.current)
         ChecksummedSection.write(summaryWriter.bytes, into: &writer)
-        try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
-        try ChecksummedSection.writeCompressed(ColumnCodec.encodeDetailColumns(columns), into: &writer)
+        try ChecksummedSection.writeCompressed(
+            SectionOverLimit.check(ColumnCodec.encodeQueryColumns(columns), limit: sectionLimit), into: &writer)
+        try ChecksummedSection.writeCompressed(
+            SectionOverLimit.check(ColumnCodec.encodeDetailColumns(columns), limit: sectionLimit), into: &writer)
+        try writePayloadSection(columns, limit: sectionLimit, into: &writer)
         return (writer.bytes, summary)
     }
 
@@ -88,6 +96,7 @@ package struct ChunkFile: Sendable {
         let detailLength = Int(try reader.read(UInt32.self))
         _ = try reader.readBytes(4 + detailLength)
         detailRange = detailStart..<reader.offset
+        payloadRange = version >= 5 ? try PayloadSection.skip(&reader) : nil
         guard reader.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the chunk", path: path) }
         self.bytes = bytes
         self.path = path
@@ -123,8 +132,9 @@ package struct ChunkFile: Sendable {
         try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
     }
 
-    /// Decodes every column.
-    package func decodeAllColumns() throws -> SampleColumns {
+    /// Decodes every column; the rows' payloads are read into ``SampleColumns/payloads`` when
+    /// `readingPayloads`, else left in the file for ``SampleColumns/payload(at:)``.
+    package func decodeAllColumns(readingPayloads: Bool = false) throws -> SampleColumns {
         var columns = SampleColumns()
         try decodeQueryColumns(into: &columns)
         var reader = BinaryReader(bytes, path: path, range: detailRange)
@@ -132,11 +142,25 @@ package struct ChunkFile: Sendable {
         var rawReader = BinaryReader(raw, path: path)
         try ColumnCodec.decodeDetailColumns(&rawReader, into: &columns)
         guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
+        try attachPayloads(to: &columns, reading: readingPayloads)
         return columns
     }
 
+    /// The payload section's directory (see `ChunkFile+Payloads.swift`), or `nil` for a file
+    /// written before version 5, whose rows keep everything in their columns.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when the directory is damaged.
+    /// - Complexity: O(*p*) for the *p* rows with a payload; no payload block is decompressed.
+    package func payloads() throws -> PayloadSection? {
+        guard let payloadRange else { return nil }
+        return try PayloadSection(bytes: bytes, range: payloadRange, rowCount: count, path: path)
+    }
+
     /// Checks every checksum by decoding everything.
-    package func verify() throws { _ = try decodeAllColumns() }
+    package func verify() throws {
+        _ = try decodeAllColumns()
+        try payloads()?.verify()
+    }
 }
 
 /// The on-disk format version written into every file; FORMAT.md documents it.

@@ -17,7 +17,8 @@ extension HealthStore {
     /// Saves workouts in one transaction; a workout whose UUID is already stored is skipped and
     /// counted as a duplicate (<doc:HowCadenceComputes#Identity>). Workouts are stored like every other kind: one series
     /// (``Workout/typeIdentifier``) under the same log, change sequence and deletion rules, with
-    /// their events, statistics, activities and routes among the row's reserved attributes (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
+    /// their events, statistics and activities among the row's reserved attributes and their routes
+    /// in its payload (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     ///
     /// - Throws: What ``save(_:)-([QuantitySample])`` throws.
     @discardableResult
@@ -39,8 +40,8 @@ extension HealthStore {
 
 extension QuantitySampleBatch {
     /// Appends a workout to a batch of the workout series: the activity type's raw value (0 for a
-    /// type Cadence does not know) in the value column, the rest among the reserved attributes
-    /// (``WorkoutAttributes``).
+    /// type Cadence does not know) in the value column, its routes as the row's payload, the rest
+    /// among the reserved attributes (``WorkoutAttributes``).
     ///
     /// - Throws: ``CadenceError/Code/invalidArgument`` if the batch is of another series.
     package mutating func append(_ workout: Workout) throws {
@@ -52,5 +53,6 @@ extension QuantitySampleBatch {
         let index = addProvenance(workout.provenance)
         try append(start: workout.startDate, end: workout.endDate, value: Double(workout.activityType.rawValue ?? 0),
                    provenanceIndex: index, uuid: workout.uuid, creationDate: workout.creationDate, metadata: metadata)
+        setLastRowPayload(WorkoutAttributes.encodeRoutes(workout.routes))
     }
 }

@@ -52,6 +52,13 @@ public final class HealthStore: Sendable {
         public var flushThreshold = 2_000_000
         /// The most samples in one chunk file.
         public var chunkCapacity = 65_536
+        /// Unflushed bytes (all types: columns, metadata and payloads such as workout routes, roughly
+        /// counted) after which a save flushes the head into chunk files, so that a few samples with
+        /// large payloads do not fill memory before ``flushThreshold`` is reached.
+        public var flushByteThreshold = 64 << 20
+        /// The most bytes a compressed section of a chunk file may hold before compression; more
+        /// rows go into more chunk files. Kept well under LZ4's 2 GiB block limit; tests lower it.
+        package var sectionLimit = ChunkFile.sectionLimit
         /// The fraction of a type's samples in chunk files that may be deleted (hidden, but still
         /// in the files) before a delete compacts that type, rewriting its chunks without them.
         public var compactionThreshold = 0.25
@@ -242,7 +249,7 @@ public final class HealthStore: Sendable {
         try commit { writer, snapshot in
             let result = try writer.save(batches, snapshot: snapshot, restoringDeleted: restoringDeleted)
             summary = result.summary
-            shouldFlush = writer.headCount >= options.flushThreshold
+            shouldFlush = writer.headCount >= options.flushThreshold || writer.headBytes >= options.flushByteThreshold
             return (result.snapshot, result.change)
         }
         if shouldFlush { try flush() }

@@ -37,6 +37,13 @@ package struct SampleColumns: Sendable {
     /// Each row's occurrence among identical records of its file (<doc:HowCadenceComputes#Identity>), part of its derived
     /// UUID; empty when every row's is 0, as it almost always is.
     package var occurrence: [UInt32] = []
+    /// Each row's variable-size payload (a workout's routes), an empty array for a row without
+    /// one; empty when no row has one, or when they stay in ``payloadSource``.
+    package var payloads: [[UInt8]] = []
+    /// The chunk these rows were decoded from, when its payloads were left there: ``payload(at:)``
+    /// reads a row's from it (listings read a payload only when asked to). It describes the
+    /// chunk's rows in order: rows selected or appended from these columns carry only ``payloads``.
+    package var payloadSource: ChunkPayloads?
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
     private var metadataLookup: [[String: String]: Int32] = [:]
 
@@ -59,7 +66,7 @@ package struct SampleColumns: Sendable {
     /// Appends one row; optional fields materialise their column on first use.
     package mutating func append(start: Int64, end: Int64, value: Double, provenance: UInt32, sequence: Int64 = 0,
                                  flags: UInt8 = 0, uuid: UUID? = nil, creation: Int64? = nil,
-                                 metadata: [String: String] = [:], occurrence: UInt32 = 0) {
+                                 metadata: [String: String] = [:], occurrence: UInt32 = 0, payload: [UInt8] = []) {
         let row = count
         self.start.append(start)
         self.end.append(end)
@@ -85,6 +92,10 @@ package struct SampleColumns: Sendable {
         if occurrence != 0 || !self.occurrence.isEmpty {
             if self.occurrence.isEmpty { self.occurrence = [UInt32](repeating: 0, count: row) }
             self.occurrence.append(occurrence)
+        }
+        if !payload.isEmpty || !payloads.isEmpty {
+            if payloads.isEmpty { payloads = [[UInt8]](repeating: [], count: row) }
+            payloads.append(payload)
         }
     }
 
@@ -124,6 +135,28 @@ package struct SampleColumns: Sendable {
         return index > 0 && index <= metadataSets.count ? metadataSets[index - 1] : [:]
     }
 
+    /// The row's payload, if it has one, from ``payloads`` or else ``payloadSource``.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when its payload block is damaged.
+    package func payload(at row: Int) throws -> [UInt8]? {
+        if !payloads.isEmpty { return payloads[row].isEmpty ? nil : payloads[row] }
+        return try payloadSource?.payload(atRow: row)
+    }
+
+    /// The row's payload held in ``payloads`` (empty when none).
+    private func inlinePayload(at row: Int) -> [UInt8] { payloads.isEmpty ? [] : payloads[row] }
+
+    /// Roughly the bytes the rows hold in memory: their columns, metadata and payloads (what a
+    /// flush by size counts).
+    ///
+    /// - Complexity: O(*m* + *p*) for *m* distinct metadata dictionaries and *p* payloads.
+    package var approximateByteCount: Int {
+        let metadataBytes = metadataSets.reduce(0) { total, metadata in
+            metadata.reduce(total) { $0 + $1.key.utf8.count + $1.value.utf8.count + 32 }
+        }
+        return count * 48 + metadataBytes + payloads.reduce(0) { $0 + $1.count }
+    }
+
     /// Appends every row of `other`, mapping its provenance numbers through `provenanceMap` when given.
     ///
     /// - Complexity: O(*n*) column copies for the *n* rows of `other`, plus one lookup per
@@ -144,6 +177,7 @@ package struct SampleColumns: Sendable {
         Self.appendOptional(other.explicitUUIDs, to: &explicitUUIDs, existing: existing, added: other.count, absent: nil)
         Self.appendOptional(other.creation, to: &creation, existing: existing, added: other.count, absent: Self.absent)
         Self.appendOptional(other.occurrence, to: &occurrence, existing: existing, added: other.count, absent: 0)
+        Self.appendOptional(other.payloads, to: &payloads, existing: existing, added: other.count, absent: [])
         guard !other.metadataIndex.isEmpty || !metadataIndex.isEmpty else { return }
         var numbers: [Int32] = [0]
         for metadata in other.metadataSets { numbers.append(metadataNumber(metadata)) }
@@ -164,9 +198,11 @@ package struct SampleColumns: Sendable {
         }
     }
 
-    /// Whether no row has flags, an explicit UUID, a creation time, metadata or an occurrence number.
+    /// Whether no row has flags, an explicit UUID, a creation time, metadata, an occurrence number
+    /// or a payload.
     package var hasOnlyQueryColumns: Bool {
         flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
+            && payloads.isEmpty
     }
 
     /// The rows at `rows`, in that order.
@@ -185,7 +221,8 @@ package struct SampleColumns: Sendable {
         for row in rows {
             result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
                           sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
-                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row))
+                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row),
+                          payload: inlinePayload(at: row))
         }
         return result
     }

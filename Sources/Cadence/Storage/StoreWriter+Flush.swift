@@ -44,7 +44,7 @@ extension StoreWriter {
             let rewrite = rewriting.contains(identifier) ? try type.flushed.chunks() : []
             guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
             var columns = SampleColumns()
-            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns()) }
+            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns(readingPayloads: true)) }
             for batch in type.head { columns.append(contentsOf: batch.columns) }
             // Only a compaction drops deleted rows: a flush keeps them, hidden, so that every
             // deletion after a type's last compaction still hides a row that is there.
@@ -61,8 +61,11 @@ extension StoreWriter {
                 offset = rows.upperBound
             }
         }
-        let encoded = try concurrentMap(pieces, parallelism: ProcessInfo.processInfo.activeProcessorCount) { piece in
-            try ChunkFile.encode(piece.columns, typeIdentifier: piece.identifier, style: piece.style)
+        // A piece whose sections would be over the limit is cut into more chunks.
+        let sectionLimit = options.sectionLimit
+        let encodedPieces = try concurrentMap(pieces, parallelism: ProcessInfo.processInfo.activeProcessorCount) { piece in
+            try ChunkFile.encodeSplitting(piece.columns, typeIdentifier: piece.identifier, style: piece.style,
+                                          sectionLimit: sectionLimit)
         }
         var nextPiece = 0
         var entries: [Manifest.TypeEntry] = []
@@ -74,7 +77,7 @@ extension StoreWriter {
                 // Read before the list's file is replaced (snapshots share the list, so it is read for them too).
                 let oldChunks = try type.flushed.chunks()
                 var newChunks = compacting ? [] : oldChunks
-                for encoded in encoded[nextPiece..<nextPiece + count] {
+                for encoded in encodedPieces[nextPiece..<nextPiece + count].joined() {
                     let number = updated.nextChunkNumber
                     updated.nextChunkNumber += 1
                     let path = chunkPath(number)
@@ -114,6 +117,7 @@ extension StoreWriter {
             try fileSystem.syncDirectory(directory)
         }
         headCount = 0
+        headBytes = 0
         return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types, tombstones: tombstones)
     }
 

@@ -299,6 +299,7 @@ extension StoreWriter {
                 typeSnapshot.head.append(HeadBatch(columns: columns, style: typeSnapshot.type.aggregationStyle))
                 types[type.identifier] = typeSnapshot
                 headCount += columns.count
+                headBytes += columns.approximateByteCount
                 lastSequence = max(lastSequence, last)
                 uuidIndex.insert(columns, of: type.identifier, provenances: provenances)
             }

@@ -28,6 +28,9 @@ struct StoreWriter: Sendable {
     /// Set when a write failed in a way that leaves the log's state unknown (a failed fsync).
     var failure: CadenceError?
     var headCount = 0
+    /// Roughly the bytes the head holds (``SampleColumns/approximateByteCount``): a head of few
+    /// rows with large payloads flushes by this.
+    var headBytes = 0
     /// Read-only: the version of the MANIFEST read (another version, even of the same size, means
     /// the writing process replaced it), and the bytes of the last log segment replayed.
     var manifestVersion: FileVersion?

@@ -8,34 +8,44 @@
 import Foundation
 
 /// What a stored workout keeps beyond the columns every series has: its activity type's name,
-/// duration, totals, events, statistics, activities and routes, as one base64 text under the
-/// reserved key ``KindAttributes/workout``.
+/// duration, totals, events, statistics and activities, as one base64 text under the reserved key
+/// ``KindAttributes/workout``; its routes, which may hold thousands of points, are the row's
+/// payload (``PayloadSection``), read only when asked for.
 ///
-/// Layout, version 1 (little-endian; counts and string lengths are LEB128 varints; a date is a
+/// Layout, version 2 (little-endian; counts and string lengths are LEB128 varints; a date is a
 /// timestamp in microseconds, an `Int64`; an optional is a presence byte then the value):
 ///
-///     u8 version = 1
+///     u8 version = 2
 ///     string activity type identifier
 ///     f64 duration; optional f64 energy, distance, strokes, flights
 ///     events: count × (string type, i64 date, f64 duration, metadata)
 ///     statistics: count × statistics
 ///     activities: count × (optional string uuid, optional string type, i64 start, optional i64 end,
 ///                          f64 duration, metadata, events, statistics)
+///
+/// and the payload, version 1:
+///
+///     u8 version = 1
 ///     routes: count × (provenance, optional i64 creation, start, end, metadata, optional string path,
 ///                      count × 8 columns of the location series)
 ///
 /// where statistics are (quantity type, string unit, optional i64 start, end, optional f64 sum,
 /// average, minimum, maximum), a provenance and a quantity type are written as the log writes
 /// them (`Tombstone.swift`), and metadata is a count of key–value string pairs in key order.
+/// Version 1 of the text (format version 4's rows, still read) is version 2 followed by the routes.
 package enum WorkoutAttributes {
-    /// The version written first.
-    static let version: UInt8 = 1
+    /// The version of the text written.
+    static let version: UInt8 = 2
+    /// The version of the text that held the routes too.
+    static let versionWithRoutes: UInt8 = 1
+    /// The version of the routes payload written.
+    static let routesVersion: UInt8 = 1
 
-    /// The text that holds `workout`'s attributes.
+    /// The text that holds `workout`'s attributes but its routes (``encodeRoutes(_:)``).
     ///
-    /// - Complexity: O(*n*) in the events, statistics and route points.
+    /// - Complexity: O(*n*) in the events, statistics and activities.
     package static func encode(_ workout: Workout) -> String {
-        var writer = BinaryWriter(capacity: 128 + workout.routes.reduce(0) { $0 + $1.locations.count * 64 })
+        var writer = BinaryWriter(capacity: 128)
         writer.write(version)
         writer.write(workout.activityType.identifier)
         writer.write(workout.duration)
@@ -56,26 +66,37 @@ package enum WorkoutAttributes {
             writer.write(events: activity.events)
             writer.write(statistics: activity.statistics)
         }
-        writer.writeVarint(UInt64(workout.routes.count))
-        for route in workout.routes {
-            Provenance(source: route.source, sourceVersion: route.sourceVersion, device: route.device).write(to: &writer)
-            for date in [route.creationDate, route.startDate, route.endDate] { writer.write(optional: date?.timestamp) }
-            writer.write(metadata: route.metadata)
-            writer.write(optional: route.filePath)
-            let points = route.locations
-            writer.writeVarint(UInt64(points.count))
-            for timestamp in points.timestamps { writer.write(timestamp) }
-            for column in [points.latitudes, points.longitudes, points.altitudes, points.speeds, points.courses,
-                           points.horizontalAccuracies, points.verticalAccuracies] {
-                for value in column { writer.write(value) }
-            }
-        }
         return Data(writer.bytes).base64EncodedString()
+    }
+
+    /// The payload that holds `routes`; empty (no payload) when there is none.
+    ///
+    /// - Complexity: O(*n*) in the route points.
+    package static func encodeRoutes(_ routes: [WorkoutRoute]) -> [UInt8] {
+        guard !routes.isEmpty else { return [] }
+        var writer = BinaryWriter(capacity: 64 + routes.reduce(0) { $0 + 128 + $1.locations.count * 64 })
+        writer.write(routesVersion)
+        writer.write(routes: routes)
+        return writer.bytes
+    }
+
+    /// The routes of a payload ``encodeRoutes(_:)`` wrote.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming `path` when the bytes are not such a payload.
+    package static func decodeRoutes(_ payload: [UInt8], path: String) throws -> [WorkoutRoute] {
+        var reader = BinaryReader(payload, path: path)
+        let found = try reader.read(UInt8.self)
+        guard found == routesVersion else { throw reader.corrupt("unknown workout routes version \(found)") }
+        let routes = try reader.readRoutes()
+        guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout routes") }
+        return routes
     }
 
     /// What the encoding starts with: the activity type's name, the duration and the totals —
     /// what workout predicates compare.
     package struct Head: Equatable {
+        /// The version of the text (routes follow the activities in version 1).
+        var version: UInt8
         /// The activity type's name as stored.
         var activityTypeIdentifier: String
         /// The active time in seconds.
@@ -99,21 +120,40 @@ package enum WorkoutAttributes {
         return try readHead(from: &reader)
     }
 
-    /// Sets `workout`'s attributes from the text ``encode(_:)`` wrote.
+    /// Sets `workout`'s attributes but its routes from the text ``encode(_:)`` wrote.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
     package static func decode(_ text: String, into workout: inout Workout) throws {
+        let parts = try parts(of: text, readingRoutes: false)
+        workout.activityType = WorkoutActivityType(parts.head.activityTypeIdentifier)
+        workout.duration = parts.head.duration
+        workout.totalEnergyBurned = parts.head.totalEnergyBurned
+        workout.totalDistance = parts.head.totalDistance
+        workout.totalSwimmingStrokeCount = parts.head.totalSwimmingStrokeCount
+        workout.totalFlightsClimbed = parts.head.totalFlightsClimbed
+        workout.events = parts.events
+        workout.statistics = parts.statistics
+        workout.activities = parts.activities
+    }
+
+    /// The routes a text of version 1 holds (format version 4's rows kept them there); none for a
+    /// text of version 2, whose workout's routes are its row's payload.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
+    package static func routes(inText text: String) throws -> [WorkoutRoute] {
+        try parts(of: text, readingRoutes: true).routes
+    }
+
+    /// What a text holds, its routes read only when `readingRoutes`.
+    private static func parts(of text: String, readingRoutes: Bool) throws
+        -> (head: Head, events: [WorkoutEvent], statistics: [WorkoutStatistics], activities: [WorkoutActivity],
+            routes: [WorkoutRoute])
+    {
         var reader = try attributeReader(of: text)
         let head = try readHead(from: &reader)
-        workout.activityType = WorkoutActivityType(head.activityTypeIdentifier)
-        workout.duration = head.duration
-        workout.totalEnergyBurned = head.totalEnergyBurned
-        workout.totalDistance = head.totalDistance
-        workout.totalSwimmingStrokeCount = head.totalSwimmingStrokeCount
-        workout.totalFlightsClimbed = head.totalFlightsClimbed
-        workout.events = try reader.readEvents()
-        workout.statistics = try reader.readStatistics()
-        workout.activities = try (0..<reader.readCount()).map { _ in
+        let events = try reader.readEvents()
+        let statistics = try reader.readStatistics()
+        let activities = try (0..<reader.readCount()).map { _ in
             WorkoutActivity(uuid: try reader.readOptionalString().flatMap(UUID.init(uuidString:)),
                             activityType: try reader.readOptionalString().map(WorkoutActivityType.init),
                             startDate: Date(timestamp: try reader.read()),
@@ -121,31 +161,15 @@ package enum WorkoutAttributes {
                             duration: try reader.readDouble(), metadata: try reader.readMetadata(),
                             events: try reader.readEvents(), statistics: try reader.readStatistics())
         }
-        workout.routes = try (0..<reader.readCount()).map { _ in
-            let provenance = try Provenance(from: &reader)
-            var route = WorkoutRoute(source: provenance.source, sourceVersion: provenance.sourceVersion,
-                                     device: provenance.device)
-            route.creationDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
-            route.startDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
-            route.endDate = try reader.readOptionalTimestamp().map(Date.init(timestamp:))
-            route.metadata = try reader.readMetadata()
-            route.filePath = try reader.readOptionalString()
-            let count = try reader.readCount(minimumItemSize: 64)
-            let timestamps: [Timestamp] = try (0..<count).map { _ in try reader.read() }
-            var columns: [[Double]] = []
-            for _ in 0..<7 { columns.append(try (0..<count).map { _ in try reader.readDouble() }) }
-            var points = LocationSeries()
-            points.reserveCapacity(count)
-            for index in 0..<count {
-                points.append(LocationSeries.Location(
-                    timestamp: timestamps[index], latitude: columns[0][index], longitude: columns[1][index],
-                    altitude: columns[2][index], speed: columns[3][index], course: columns[4][index],
-                    horizontalAccuracy: columns[5][index], verticalAccuracy: columns[6][index]))
-            }
-            route.locations = points
-            return route
+        guard head.version == versionWithRoutes else {
+            guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
+            return (head, events, statistics, activities, [])
         }
+        // A listing of a version 4 row leaves its routes unread, as it leaves a payload.
+        guard readingRoutes else { return (head, events, statistics, activities, []) }
+        let routes = try reader.readRoutes()
         guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
+        return (head, events, statistics, activities, routes)
     }
 
     /// A reader over the bytes of base64 `text`.
@@ -159,8 +183,10 @@ package enum WorkoutAttributes {
     /// Reads the version and the head.
     private static func readHead(from reader: inout BinaryReader) throws -> Head {
         let found = try reader.read(UInt8.self)
-        guard found == version else { throw reader.corrupt("unknown workout attributes version \(found)") }
-        return Head(activityTypeIdentifier: try reader.readString(), duration: try reader.readDouble(),
+        guard found == version || found == versionWithRoutes else {
+            throw reader.corrupt("unknown workout attributes version \(found)")
+        }
+        return Head(version: found, activityTypeIdentifier: try reader.readString(), duration: try reader.readDouble(),
                     totalEnergyBurned: try reader.readOptionalDouble(), totalDistance: try reader.readOptionalDouble(),
                     totalSwimmingStrokeCount: try reader.readOptionalDouble(),
                     totalFlightsClimbed: try reader.readOptionalDouble())
@@ -168,6 +194,23 @@ package enum WorkoutAttributes {
 }
 
 extension BinaryWriter {
+    fileprivate mutating func write(routes: [WorkoutRoute]) {
+        writeVarint(UInt64(routes.count))
+        for route in routes {
+            Provenance(source: route.source, sourceVersion: route.sourceVersion, device: route.device).write(to: &self)
+            for date in [route.creationDate, route.startDate, route.endDate] { write(optional: date?.timestamp) }
+            write(metadata: route.metadata)
+            write(optional: route.filePath)
+            let points = route.locations
+            writeVarint(UInt64(points.count))
+            for timestamp in points.timestamps { write(timestamp) }
+            for column in [points.latitudes, points.longitudes, points.altitudes, points.speeds, points.courses,
+                           points.horizontalAccuracies, points.verticalAccuracies] {
+                for value in column { write(value) }
+            }
+        }
+    }
+
     fileprivate mutating func write(optional value: Double?) {
         write(value != nil)
         if let value { write(value) }
@@ -209,6 +252,33 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
+    fileprivate mutating func readRoutes() throws -> [WorkoutRoute] {
+        try (0..<readCount()).map { _ in
+            let provenance = try Provenance(from: &self)
+            var route = WorkoutRoute(source: provenance.source, sourceVersion: provenance.sourceVersion,
+                                     device: provenance.device)
+            route.creationDate = try readOptionalTimestamp().map(Date.init(timestamp:))
+            route.startDate = try readOptionalTimestamp().map(Date.init(timestamp:))
+            route.endDate = try readOptionalTimestamp().map(Date.init(timestamp:))
+            route.metadata = try readMetadata()
+            route.filePath = try readOptionalString()
+            let count = try readCount(minimumItemSize: 64)
+            let timestamps: [Timestamp] = try (0..<count).map { _ in try read() }
+            var columns: [[Double]] = []
+            for _ in 0..<7 { columns.append(try (0..<count).map { _ in try readDouble() }) }
+            var points = LocationSeries()
+            points.reserveCapacity(count)
+            for index in 0..<count {
+                points.append(LocationSeries.Location(
+                    timestamp: timestamps[index], latitude: columns[0][index], longitude: columns[1][index],
+                    altitude: columns[2][index], speed: columns[3][index], course: columns[4][index],
+                    horizontalAccuracy: columns[5][index], verticalAccuracy: columns[6][index]))
+            }
+            route.locations = points
+            return route
+        }
+    }
+
     fileprivate mutating func readOptionalDouble() throws -> Double? {
         try readBool() ? try readDouble() : nil
     }

@@ -16,12 +16,16 @@ package enum LogEntry: Sendable {
 
     private static let saveTag: UInt8 = 1
     private static let deleteTag: UInt8 = 2
+    /// A save whose batches each end with a payload section (format version 5; written only when
+    /// a row has a payload, so a save without one is the record version 4 wrote and reads).
+    private static let saveWithPayloadsTag: UInt8 = 3
 
     package func encode() throws -> [UInt8] {
         var writer = BinaryWriter()
         switch self {
         case .save(let newProvenances, let batches):
-            writer.write(Self.saveTag)
+            let hasPayloads = batches.contains { !$0.columns.payloads.isEmpty }
+            writer.write(hasPayloads ? Self.saveWithPayloadsTag : Self.saveTag)
             writer.writeVarint(UInt64(newProvenances.count))
             for (number, provenance) in newProvenances {
                 writer.writeVarint(UInt64(number))
@@ -33,6 +37,9 @@ package enum LogEntry: Sendable {
                 writer.writeVarint(UInt64(columns.count))
                 try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
                 try ChecksummedSection.writeCompressed(ColumnCodec.encodeDetailColumns(columns), into: &writer)
+                if hasPayloads {
+                    writer.write(bytes: try PayloadSection.encode(columns.payloads, limit: ChunkFile.sectionLimit))
+                }
             }
         case .delete(let tombstones):
             writer.write(Self.deleteTag)
@@ -45,7 +52,7 @@ package enum LogEntry: Sendable {
     package init(decoding bytes: [UInt8], path: String) throws {
         var reader = BinaryReader(bytes, path: path)
         switch try reader.read(UInt8.self) {
-        case Self.saveTag:
+        case let tag where tag == Self.saveTag || tag == Self.saveWithPayloadsTag:
             let provenanceCount = try reader.readCount()
             var provenances: [(UInt32, Provenance)] = []
             for _ in 0..<provenanceCount {
@@ -63,6 +70,11 @@ package enum LogEntry: Sendable {
                 let detail = try ChecksummedSection.readCompressed(&reader, name: "log detail columns")
                 var detailReader = BinaryReader(detail, path: path)
                 try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns)
+                if tag == Self.saveWithPayloadsTag {
+                    let range = try PayloadSection.skip(&reader)
+                    columns.payloads = try PayloadSection(bytes: bytes, range: range, rowCount: columns.count, path: path)
+                        .allPayloads(rowCount: columns.count)
+                }
                 batches.append((type, columns))
             }
             self = .save(newProvenances: provenances, batches: batches)

@@ -124,7 +124,7 @@ struct PlotCommand: ParsableCommand {
         guard let uuid = UUID(uuidString: text) else {
             throw CadenceError(.invalidArgument, "--workout \"\(text)\" is not a UUID.")
         }
-        let found = try store.execute(SampleQuery(workoutsMatching: .uuids([uuid]))).first
+        let found = try store.execute(SampleQuery(workoutsMatching: .uuids([uuid]), includingRoutes: true)).first
         guard let found else { throw CadenceError(.notFound, "No stored workout has the UUID \(uuid.uuidString).") }
         let locations = LocationSeries(found.routes.flatMap { route in (0..<route.locations.count).map { route.locations[$0] } })
         guard !locations.isEmpty else {

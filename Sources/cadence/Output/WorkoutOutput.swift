@@ -12,10 +12,10 @@ import Foundation
 /// kilocalories, distance in metres (kilometres in the table), the duration as the active time.
 enum WorkoutOutput {
     /// A workout as a JSON object: `uuid, type, activityType, startDate, endDate, duration,
-    /// totalEnergyBurned, totalDistance, sourceName, events` (their count) and `routePoints`; dates
-    /// are RFC 3339 in `timeZone`.
-    static func json(_ workout: Workout, timeZone: TimeZone) -> JSONValue {
-        .object([
+    /// totalEnergyBurned, totalDistance, sourceName, events` (their count), and `routePoints` when
+    /// the routes were read (`withRoutes`); dates are RFC 3339 in `timeZone`.
+    static func json(_ workout: Workout, timeZone: TimeZone, withRoutes: Bool = false) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
             ("uuid", .string(workout.uuid.uuidString)),
             ("type", .string(Workout.typeIdentifier)),
             ("activityType", .string(workout.activityType.identifier)),
@@ -26,17 +26,19 @@ enum WorkoutOutput {
             ("totalDistance", .number(workout.totalDistance)),
             ("sourceName", .string(workout.source.name)),
             ("events", .integer(workout.events.count)),
-            ("routePoints", .integer(workout.routes.reduce(0) { $0 + $1.locations.count })),
-        ])
+        ]
+        if withRoutes { members.append(("routePoints", .integer(workout.routes.reduce(0) { $0 + $1.locations.count }))) }
+        return .object(members)
     }
 
     /// Workouts in `format`: a JSON document with the workouts under `key`, CSV with a header, or
     /// an aligned table.
     static func write(_ workouts: [Workout], format: OutputFormat, key: String, timeZone: TimeZone,
-                      into output: inout StandardOutput) {
+                      withRoutes: Bool = false, into output: inout StandardOutput) {
         switch format {
         case .json:
-            output.writeLine(JSONValue.object([(key, .array(workouts.map { json($0, timeZone: timeZone) }))]).serialized())
+            let objects = workouts.map { json($0, timeZone: timeZone, withRoutes: withRoutes) }
+            output.writeLine(JSONValue.object([(key, .array(objects))]).serialized())
         case .csv:
             output.write(CSVOutput.line(["activityType", "startDate", "endDate", "duration", "totalEnergyBurned",
                                          "totalDistance", "sourceName", "uuid"]))

@@ -62,8 +62,9 @@ extension SampleTypePredicate where Sample == Correlation {
 }
 
 extension SampleTypePredicate where Sample == Workout {
-    /// Workouts that `predicate` selects, each with its events, statistics, activities and routes.
-    public static func workout(_ predicate: SamplePredicate = .all) -> Self {
-        Self(reading: .workouts, predicate: predicate)
+    /// Workouts that `predicate` selects, each with its events, statistics and activities, and
+    /// with its routes only when `includingRoutes`.
+    public static func workout(_ predicate: SamplePredicate = .all, includingRoutes: Bool = false) -> Self {
+        Self(reading: .workouts(includingRoutes: includingRoutes), predicate: predicate)
     }
 }

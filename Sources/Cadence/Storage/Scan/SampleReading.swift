@@ -98,15 +98,35 @@ extension SampleReading where Sample == Correlation {
 }
 
 extension SampleReading where Sample == Workout {
-    /// Workouts, with their events, statistics, activities and routes (workout predicates:
-    /// ``SamplePredicate/workoutActivityType(_:)`` and the comparisons beside it).
-    package static var workouts: SampleReading {
+    /// Workouts, with their events, statistics and activities (workout predicates:
+    /// ``SamplePredicate/workoutActivityType(_:)`` and the comparisons beside it); their routes
+    /// only when `includingRoutes`, read for the listed workouts once the listing is cut to its
+    /// limit, so that a listing without them reads no route (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
+    package static func workouts(includingRoutes: Bool) -> SampleReading {
         SampleReading(identifier: Workout.typeIdentifier,
-                      validate: { try $0.validate(for: .series(Workout.typeIdentifier)) }) { snapshot, stored in
+                      validate: { try $0.validate(for: .series(Workout.typeIdentifier)) },
+                      prepare: { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
             return { columns, row in
                 StoredSample.workout(of: columns, row: row, provenances: snapshot.provenances, identity: identity)
             }
+        }, complete: includingRoutes ? withRoutes : nil)
+    }
+
+    /// `workouts` with their routes, read through a UUID listing of their rows, each with its payload.
+    private static func withRoutes(_ workouts: [Workout], snapshot: StoreSnapshot) throws -> [Workout] {
+        guard let stored = snapshot.types[Workout.typeIdentifier], !workouts.isEmpty else { return workouts }
+        let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+        var routes: [UUID: [WorkoutRoute]] = [:]
+        let plan = ScanPlan(listing: .uuids(workouts.map(\.uuid)), of: stored, provenances: snapshot.provenances)
+        try stored.forEachSelectedRow(plan) { columns, row in
+            let found = try StoredSample.workoutRoutes(of: columns, row: row)
+            if !found.isEmpty { routes[identity.uuid(of: columns, row: row, metadataDigests: nil)] = found }
+        }
+        return workouts.map { workout in
+            var completed = workout
+            completed.routes = routes[workout.uuid] ?? []
+            return completed
         }
     }
 }
@@ -167,8 +187,9 @@ extension StoredSample {
         return correlation
     }
 
-    /// A public workout for a stored row: times, provenance and metadata from the common columns,
-    /// the rest from its reserved attributes (``WorkoutAttributes``); `nil` when they cannot be read.
+    /// A public workout for a stored row, without its routes: times, provenance and metadata from
+    /// the common columns, the rest from its reserved attributes (``WorkoutAttributes``); `nil`
+    /// when they cannot be read.
     package static func workout(of columns: SampleColumns, row: Int, provenances: [Provenance],
                                 identity: SampleIdentity) -> Workout? {
         guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
@@ -180,5 +201,17 @@ extension StoredSample {
         else { return nil }
         do { try WorkoutAttributes.decode(attributes, into: &workout) } catch { return nil }
         return workout
+    }
+
+    /// A stored workout's routes: its row's payload, or, for a row written before routes had one
+    /// (format version 4), its reserved attributes.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when the payload is damaged.
+    package static func workoutRoutes(of columns: SampleColumns, row: Int) throws -> [WorkoutRoute] {
+        if let payload = try columns.payload(at: row) {
+            return try WorkoutAttributes.decodeRoutes(payload, path: columns.payloadSource?.path ?? "workout routes")
+        }
+        guard let text = KindAttributes.split(columns.metadata(at: row)).attributes[KindAttributes.workout] else { return [] }
+        return try WorkoutAttributes.routes(inText: text)
     }
 }
