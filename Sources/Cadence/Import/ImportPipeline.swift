@@ -98,11 +98,25 @@ struct ImportPipeline {
         collector.summary.keptDeleted = saved.keptDeleted
         collector.summary.bytesRead = bytesRead
         guard !dryRun else { return }
+        try saveActivitySummaries()
         var byKind: [SampleKind: Int] = [:]
-        for (identifier, count) in Self.sampleCounts(of: importer.store) where count != samplesBefore[identifier] {
+        for (identifier, count) in Self.sampleCounts(of: importer.store)
+        where count != samplesBefore[identifier] && SampleKind(identifier: identifier) != .activitySummary {
             byKind[SampleKind(identifier: identifier), default: 0] += count - (samplesBefore[identifier] ?? 0)
         }
         collector.summary.importedByKind = byKind
+    }
+
+    /// Saves the file's activity summaries in one transaction, once every other save is done: a
+    /// summary of a day the store holds with other values replaces it (<doc:HowCadenceComputes#Activity-summaries>).
+    private mutating func saveActivitySummaries() throws {
+        let summaries = collector.takeActivitySummaries()
+        guard !summaries.isEmpty else { return }
+        let saved = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
+        collector.summary.activitySummariesImported = saved.saved - saved.replaced
+        collector.summary.activitySummariesUpdated = saved.replaced
+        collector.summary.activitySummariesUnchanged = saved.duplicates
+        collector.summary.keptDeleted += saved.keptDeleted
     }
 
     /// Waits for any save still running, after a failure that is reported instead.

@@ -83,6 +83,9 @@ struct ChangesCommand: ParsableCommand {
             try page(AnchoredObjectQuery(workoutsMatching: .all, anchor: start, limit: limit)) {
                 WorkoutOutput.json($0, timeZone: zone)
             }
+        case .activitySummary:
+            try page(AnchoredObjectQuery(activitySummariesFrom: nil, through: nil, anchor: start, limit: limit),
+                     ActivityOutput.json)
         }
         let document = JSONValue.object([
             ("samples", .array(result.samples)),

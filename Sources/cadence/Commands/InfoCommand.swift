@@ -115,6 +115,7 @@ struct InfoCommand: ParsableCommand {
         case .category: CategoryType.known(type.identifier)?.shortIdentifier ?? type.identifier
         case .correlation: CorrelationType(identifier: type.identifier).shortIdentifier
         case .workout: ArgumentValues.workoutTypeName
+        case .activitySummary: ArgumentValues.activitySummaryTypeName
         }
     }
 }
