@@ -176,6 +176,43 @@ struct ActivitySummaryTests {
         try repaired.close()
     }
 
+    @Test("A replace log record reads back as its deletion then its save; a flipped byte in it is damage, never data")
+    func replaceRecord() throws {
+        let summary = ActivitySummary(day: try ActivityDay("2024-05-01"), appleStandHours: 9, appleStandHoursGoal: 12)
+        var batch = QuantitySampleBatch(type: .series(ActivitySummary.typeIdentifier))
+        try batch.append(summary)
+        var columns = batch.columns
+        columns.sequence[0] = 8
+        let tombstone = Tombstone(typeIdentifier: ActivitySummary.typeIdentifier, uuid: UUID(), sampleSequence: 3,
+                                  deletionSequence: 7, syncIdentifier: nil, syncVersion: nil)
+        let entry = LogEntry.replace([tombstone], newProvenances: [(0, ActivitySummary.provenance)],
+                                     batches: [(batch.quantityType, columns)])
+        let decoded = try LogEntry(decoding: entry.encode(), path: "wal")
+        let parts = decoded.parts
+        try #require(parts.count == 2)
+        guard case .delete(let tombstones) = parts[0], case .save(let provenances, let batches) = parts[1] else {
+            Issue.record("the parts of \(decoded) are not a deletion and a save")
+            return
+        }
+        #expect(tombstones == [tombstone])
+        #expect(provenances.map(\.provenance) == [ActivitySummary.provenance])
+        #expect(batches.map(\.columns.count) == [1] && batches.first?.columns.sequence == [8])
+        #expect(batches.first?.columns.metadata(at: 0) == summary.storedAttributes)
+
+        let record = try WriteAheadLog.record(entry)
+        #expect(WriteAheadLog.readSegment(record, path: "wal").entries.count == 1)
+        for offset in [2, 9, WriteAheadLog.headerSize + 1, record.count - 1] {
+            var damaged = record + (try WriteAheadLog.record(.delete([])))
+            damaged[offset] ^= 0x10
+            let segment = WriteAheadLog.readSegment(damaged, path: "wal")
+            guard case .damaged = segment.ending else {
+                Issue.record("a flip at byte \(offset) reads as \(segment.ending)")
+                continue
+            }
+            #expect(segment.entries.isEmpty)
+        }
+    }
+
     // MARK: Importing
 
     /// The `<ActivitySummary>` elements of an export, read with a regular expression rather
