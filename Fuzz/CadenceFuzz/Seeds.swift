@@ -327,6 +327,11 @@ enum Seeds {
         try second.append(startTimestamp: base + hour, endTimestamp: base + hour, value: 72.25, provenanceIndex: scale)
         _ = try store.save(second)
         _ = try store.deleteSamples(withUUIDs: [uuid])
+        // Two days' activity summaries, then other values for one of them: a replace record.
+        let day = try ActivityDay("2024-03-10")
+        _ = try store.save([ActivitySummary(day: day, activeEnergyBurned: 300, activeEnergyBurnedGoal: 500),
+                            ActivitySummary(day: day.next, appleStandHours: 9, appleStandHoursGoal: 12)])
+        _ = try store.save([ActivitySummary(day: day, activeEnergyBurned: 540, activeEnergyBurnedGoal: 500)])
         // The log holds everything so far (nothing was flushed); flushing then writes the chunks.
         guard let segmentName = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter({ $0.hasPrefix("wal-") }).sorted().last
