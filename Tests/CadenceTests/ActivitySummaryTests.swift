@@ -176,6 +176,26 @@ struct ActivitySummaryTests {
         try repaired.close()
     }
 
+    @Test("A reader following the writing process sees a replacement as one change: the old summary gone, the new one there")
+    func readerCatchesUp() throws {
+        let path = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try HealthStore.open(at: path)
+        let day = try ActivityDay("2024-06-01")
+        let first = ActivitySummary(day: day, appleExerciseTime: 12, appleExerciseTimeGoal: 30)
+        var second = first
+        second.appleExerciseTime = 44
+        try writer.save([first])
+        let reader = try HealthStore.open(at: path, options: .readOnly)
+        let anchor = try reader.execute(AnchoredObjectQuery(activitySummariesFrom: day, through: day)).anchor
+        try writer.save([second])
+        try reader.refresh()
+        #expect(try reader.execute(ActivitySummaryQuery(from: day, through: day)) == [second])
+        let changes = try reader.execute(AnchoredObjectQuery(activitySummariesFrom: day, through: day, anchor: anchor))
+        #expect(changes.samples == [second] && changes.deletedObjects.map(\.uuid) == [first.uuid])
+        try writer.close()
+    }
+
     @Test("A replace log record reads back as its deletion then its save; a flipped byte in it is damage, never data")
     func replaceRecord() throws {
         let summary = ActivitySummary(day: try ActivityDay("2024-05-01"), appleStandHours: 9, appleStandHoursGoal: 12)
