@@ -73,8 +73,8 @@ extension ActivitySummary {
         var energy = UnitConversion.identity
         if let unitText = texts["activeEnergyBurnedUnit"] {
             guard let unit = try? HealthUnit(unitText), let conversion = try? unit.conversion(to: .kilocalorie) else {
-                throw CadenceError(.malformedInput, "its activeEnergyBurnedUnit '\(SampleCollector.escapingControls(unitText.prefix(40)))' "
-                                       + "is not an energy unit")
+                let shown = SampleCollector.escapingControls(unitText.prefix(40))
+                throw CadenceError(.malformedInput, "its activeEnergyBurnedUnit '\(shown)' is not an energy unit")
             }
             energy = conversion
         }

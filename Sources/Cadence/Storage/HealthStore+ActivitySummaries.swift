@@ -24,7 +24,9 @@ extension HealthStore {
         var lastOfDay: [ActivityDay: Int] = [:]
         for (index, summary) in summaries.enumerated() { lastOfDay[summary.day] = index }
         var batch = QuantitySampleBatch(type: .series(ActivitySummary.typeIdentifier), capacity: lastOfDay.count)
-        for (index, summary) in summaries.enumerated() where lastOfDay[summary.day] == index { try batch.append(summary) }
+        for (index, summary) in summaries.enumerated() where lastOfDay[summary.day] == index {
+            try batch.append(summary)
+        }
         return try save([batch], restoringDeleted: restoringDeleted, replacingByStart: [ActivitySummary.typeIdentifier])
     }
 
@@ -99,7 +101,8 @@ extension QuantitySampleBatch {
         for ring in ActivitySummary.Ring.allCases {
             let (value, goal) = summary.ring(ring)
             for number in [value, goal].compactMap({ $0 }) where !number.isFinite {
-                throw CadenceError(.invalidArgument, "the \(ring.rawValue) ring of \(summary.day) has the value \(number), not a finite number")
+                throw CadenceError(.invalidArgument,
+                                   "the \(ring.rawValue) ring of \(summary.day) has the value \(number), not a finite number")
             }
         }
         let index = addProvenance(ActivitySummary.provenance)

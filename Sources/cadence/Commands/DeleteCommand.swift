@@ -16,6 +16,7 @@ import Foundation
 ///     cadence delete --store health --uuid 0F8FAD5B-D9CB-469F-A165-70867728950E
 ///     cadence delete --store health --type bodyMass --from 2024-01-01 --to 2024-02-01
 ///     cadence delete --store health --type workout --source Strava
+///     cadence delete --store health --type activitySummary --from 2024-01-01 --to 2024-02-01
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
@@ -28,7 +29,8 @@ struct DeleteCommand: ParsableCommand {
                                                            valueName: "uuid"))
     var uuids: [String] = []
 
-    @Option(help: ArgumentHelp("Delete samples of this type, such as bodyMass, sleepAnalysis or workout (narrowed by --from, --to and --source).",
+    @Option(help: ArgumentHelp("Delete samples of this type, such as bodyMass, sleepAnalysis, workout or activitySummary "
+                                   + "(narrowed by --from, --to and --source; activity summaries by days alone).",
                                valueName: "type"))
     var type: String?
 
