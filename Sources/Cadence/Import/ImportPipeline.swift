@@ -113,7 +113,7 @@ struct ImportPipeline {
         let summaries = collector.takeActivitySummaries()
         guard !summaries.isEmpty else { return }
         let saved = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
-        collector.summary.activitySummariesImported = saved.saved - saved.replaced
+        collector.summary.activitySummariesImported = max(0, saved.saved - saved.replaced)
         collector.summary.activitySummariesUpdated = saved.replaced
         collector.summary.activitySummariesUnchanged = saved.duplicates
         collector.summary.keptDeleted += saved.keptDeleted

@@ -17,8 +17,8 @@ extension HealthStore {
     ///   a stored one), unchanged (``SaveSummary/duplicates``), and skipped because the same values
     ///   for that day were deleted (``SaveSummary/keptDeleted``).
     /// - Throws: What ``save(_:restoringDeleted:)`` throws.
-    /// - Complexity: O(*n*) for *n* summaries, plus a pass over the stored summaries when one is
-    ///   replaced.
+    /// - Complexity: O(*n*) for *n* summaries, plus a pass over the stored summaries (one a day)
+    ///   to find those replaced, when any summary is saved.
     @discardableResult
     public func save(_ summaries: [ActivitySummary], restoringDeleted: Bool = false) throws -> SaveSummary {
         var lastOfDay: [ActivityDay: Int] = [:]
