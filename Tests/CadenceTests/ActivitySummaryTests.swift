@@ -344,6 +344,24 @@ struct ActivitySummaryTests {
         #expect(try store.execute(ActivitySummaryQuery()).map(\.day.description) == ["2024-01-01"])
     }
 
+    @Test("An export of summaries alone that damage cuts short keeps and reports the summaries read before it")
+    func damagedAfterSummaries() throws {
+        let directory = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = HealthStore.inMemory()
+        let whole = try Self.export([#"dateComponents="2024-01-01" appleStandHours="3""#,
+                                     #"dateComponents="2024-01-02" appleStandHours="4""#], in: directory)
+        // The end tag on line 5 closes nothing that is open: reading stops there.
+        let path = whole.replacingOccurrences(of: ".xml", with: "-damaged.xml")
+        try (try String(contentsOfFile: whole, encoding: .utf8)).replacingOccurrences(of: "</HealthData>", with: "</Record>\n</HealthData>")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let summary = try HealthDataImporter(store: store, parallelism: 1).importFile(atPath: path)
+        #expect(summary.stoppedAt?.line == 5)
+        #expect(summary.failed)
+        #expect(summary.activitySummaries == 2 && summary.activitySummariesImported == 2)
+        #expect(try store.execute(ActivitySummaryQuery()).map(\.day.description) == ["2024-01-01", "2024-01-02"])
+    }
+
     @Test("Days parse only as yyyy-MM-dd calendar days, and order as the calendar does")
     func days() throws {
         #expect(try ActivityDay("2024-02-29").next.description == "2024-03-01")

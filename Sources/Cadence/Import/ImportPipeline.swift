@@ -60,9 +60,12 @@ struct ImportPipeline {
         store.snapshot().types.mapValues(\.sampleCount)
     }
 
-    /// Whether the import read any record (stored, a duplicate or rejected) before it ended.
+    /// Whether the import read any record (stored, a duplicate or rejected) or activity summary
+    /// (waiting to be saved, or saved) before it ended.
     var hasReadRecords: Bool {
         collector.records > 0 || summary.imported > 0 || summary.duplicates > 0 || summary.rejected > 0
+            || !collector.activitySummaries.isEmpty
+            || summary.activitySummariesImported + summary.activitySummariesUpdated + summary.activitySummariesUnchanged > 0
     }
 
     /// What the import did so far.

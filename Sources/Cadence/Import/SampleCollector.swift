@@ -543,7 +543,6 @@ extension SampleCollector: ExportRecordSink {
     mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
 
     mutating func receive(_ summary: ActivitySummary, line: Int) {
-        records += 1
         if !dryRun { activitySummaries.append(summary) }
     }
 }
