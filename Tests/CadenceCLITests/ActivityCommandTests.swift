@@ -85,6 +85,10 @@ struct ActivityCommandTests {
         let types = try #require(info["types"] as? [[String: Any]])
         let row = try #require(types.first { $0["kind"] as? String == "activitySummary" })
         #expect(row["type"] as? String == "HKActivitySummaryTypeIdentifier" && row["samples"] as? Int == 2)
+        // The table gives the first and last days themselves, whatever the zone dates print in.
+        let table = try CadenceBinary.succeed(["info", "--store", store, "--time-zone", "America/Los_Angeles"]).standardOutput
+        let line = try #require(table.split(separator: "\n").first { $0.hasPrefix("activitySummary ") })
+        #expect(line.contains("  2016-11-15  2016-11-16  "), "\(line)")
         let before = try CadenceBinary.succeed(["changes", "--store", store, "--type", "activitySummary"]).jsonObject()
         let listed = try #require(before["samples"] as? [[String: Any]])
         #expect(listed.map { $0["day"] as? String } == ["2016-11-15", "2016-11-16"])

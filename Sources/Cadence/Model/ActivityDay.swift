@@ -66,6 +66,12 @@ public struct ActivityDay: Sendable, Hashable, Comparable, Codable, CustomString
         self.init(dayNumber: TimestampArithmetic.floorDivide(timestamp, TimestampArithmetic.microsecondsPerDay))
     }
 
+    /// The day holding `date` in UTC: the day of a summary a store keeps in the interval that
+    /// starts at that day's UTC midnight (`nil` outside years 1 through 9999).
+    public init?(date: Date) {
+        self.init(timestamp: date.timestamp)
+    }
+
     /// Days since 1970-01-01 (negative before it).
     package var dayNumber: Int64 {
         ProlepticGregorian.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day))
