@@ -347,6 +347,11 @@ enum Seeds {
             LocationSeries.Location(timestamp: base + Int64($0) * 1_000_000, latitude: 47 + Double($0) / 1e4, longitude: 8.5)
         }))]
         _ = try store.save([run])
+        // Two days' activity summaries, then other values for one of them: a replace record.
+        let day = try ActivityDay("2024-03-10")
+        _ = try store.save([ActivitySummary(day: day, activeEnergyBurned: 300, activeEnergyBurnedGoal: 500),
+                            ActivitySummary(day: day.next, appleStandHours: 9, appleStandHoursGoal: 12)])
+        _ = try store.save([ActivitySummary(day: day, activeEnergyBurned: 540, activeEnergyBurnedGoal: 500)])
         // The log holds everything so far (nothing was flushed); flushing then writes the chunks.
         guard let segmentName = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter({ $0.hasPrefix("wal-") }).sorted().last

@@ -13,7 +13,8 @@ import Testing
 struct CommandLineTests {
     @Test func helpListsEverySubcommand() throws {
         let result = try CadenceBinary.succeed(["--help"])
-        for name in ["import", "stats", "samples", "changes", "delete", "info", "verify", "repair", "compact", "plot", "generate"] {
+        for name in ["import", "stats", "samples", "activity", "changes", "delete", "info", "verify", "repair", "compact", "plot",
+                     "generate"] {
             #expect(result.standardOutput.contains("\n  \(name) "), "--help does not list \(name)")
         }
     }

@@ -35,6 +35,7 @@ struct HealthDataImporterTests {
             }
             if line.hasPrefix("/Correlation>") { insideCorrelation = false }
             if line.hasPrefix("Workout ") { counts["HKWorkoutTypeIdentifier", default: 0] += 1 }
+            if line.hasPrefix("ActivitySummary ") { counts["HKActivitySummaryTypeIdentifier", default: 0] += 1 }
             let type = attribute("type", line)
             guard !insideCorrelation, line.hasPrefix("Record "),
                   type.hasPrefix("HKQuantityTypeIdentifier") || type.hasPrefix("HKCategoryTypeIdentifier") else { continue }
@@ -54,11 +55,15 @@ struct HealthDataImporterTests {
         let info = try store.info()
         let actual = Dictionary(info.types.map { ($0.identifier, $0.samples) }, uniquingKeysWith: +)
         #expect(actual == expected)
-        #expect(summary.imported == expected.values.reduce(0, +))
+        // Activity summaries are counted apart from samples.
+        let summaries = expected[ActivitySummary.typeIdentifier] ?? 0
+        #expect(summary.activitySummariesImported == summaries)
+        #expect(summary.imported == expected.values.reduce(0, +) - summaries)
         #expect(summary.duplicates == 0, "a first import of a file without repeats skips nothing")
         #expect(summary.rejected == 0, "\(summary.rejections)")
         let again = try HealthDataImporter(store: store).importFile(atPath: file.path)
         #expect(again.imported == 0 && again.duplicates == summary.imported + summary.duplicates)
+        #expect(again.activitySummariesImported == 0 && again.activitySummariesUnchanged == summaries)
     }
 
     @Test("An export.zip imports exactly like its export.xml, read straight from the archive")

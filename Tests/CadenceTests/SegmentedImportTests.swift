@@ -32,6 +32,7 @@ struct SegmentedImportTests {
                 "rejections \(result.rejections)", "unknown \(result.unknownTypes.sorted { $0.key < $1.key })",
                 "unknown values \(result.unknownCategoryValues.sorted { $0.key < $1.key }) other \(result.otherRecords) inside \(result.correlationRecords)",
                 "correlations \(result.correlations) workouts \(result.workouts) summaries \(result.activitySummaries)",
+                "summaries stored \(try store.execute(ActivitySummaryQuery()))",
                 "bytes \(result.bytesRead)",
             ].joined(separator: "; ")
         } catch {

@@ -34,6 +34,11 @@ public struct ExportReadSummary: Sendable, Equatable {
     public var malformedWorkoutCount = 0
     /// `<ActivitySummary>` elements met.
     public var activitySummaryCount = 0
+    /// Of ``activitySummaryCount``, the summaries read whole and handed over.
+    public var deliveredActivitySummaryCount = 0
+    /// Of ``activitySummaryCount``, the summaries skipped because they could not be read (no or a
+    /// bad day, a value that is not a number, an unknown energy unit); the first few are in ``issues``.
+    public var malformedActivitySummaryCount = 0
     /// `<MetadataEntry>` elements met, wherever they were.
     public var metadataEntryCount = 0
     /// Other elements met (`<HealthData>`, `<Me>`, `<WorkoutEvent>`, `<Location>`, ...).
@@ -82,6 +87,8 @@ extension ExportReadSummary {
         deliveredWorkoutCount += other.deliveredWorkoutCount
         malformedWorkoutCount += other.malformedWorkoutCount
         activitySummaryCount += other.activitySummaryCount
+        deliveredActivitySummaryCount += other.deliveredActivitySummaryCount
+        malformedActivitySummaryCount += other.malformedActivitySummaryCount
         metadataEntryCount += other.metadataEntryCount
         otherElementCount += other.otherElementCount
         repairedValueCount += other.repairedValueCount

@@ -30,6 +30,10 @@ protocol ExportRecordSink {
     /// `line` is that of its start tag. Its UUID is the one derived for occurrence 0 (the caller
     /// numbers look-alike workouts). Its routes name their GPX files and are not read yet.
     mutating func receive(_ workout: Workout, line: Int) throws
+
+    /// Receives a well-formed `<ActivitySummary>` (<doc:HowCadenceComputes#Activity-summaries>), in file order; `line` is
+    /// that of its tag.
+    mutating func receive(_ summary: ActivitySummary, line: Int) throws
 }
 
 extension ExportRecordSink {
@@ -45,6 +49,9 @@ extension ExportRecordSink {
 
     /// Ignores the workout (it is still counted in ``ExportReadSummary/deliveredWorkoutCount``).
     mutating func receive(_ workout: Workout, line: Int) throws {}
+
+    /// Ignores the summary (it is still counted in ``ExportReadSummary/deliveredActivitySummaryCount``).
+    mutating func receive(_ summary: ActivitySummary, line: Int) throws {}
 }
 
 /// The sink behind ``ExportXMLReader/feed(_:to:)``: a closure that takes every record.

@@ -95,8 +95,8 @@ extension ExportXMLReader {
             summary.workoutCount += 1
             if let problem { addIssue(line: tagLine, "a <Workout> tag is malformed: \(problem)") }
         case .activitySummary:
+            // Read, or reported with its problem, by `readActivitySummaryTag`.
             summary.activitySummaryCount += 1
-            if let problem { addIssue(line: tagLine, "an <ActivitySummary> tag is malformed: \(problem)") }
         case .other:
             summary.otherElementCount += 1
             if let problem {

@@ -46,7 +46,8 @@ extension ExportXMLReader: SegmentableReader {
 
     /// Whether nothing read was malformed.
     var readCleanly: Bool {
-        summary.malformedRecordCount == 0 && summary.malformedWorkoutCount == 0 && summary.issues.isEmpty
+        summary.malformedRecordCount == 0 && summary.malformedWorkoutCount == 0
+            && summary.malformedActivitySummaryCount == 0 && summary.issues.isEmpty
     }
 
     /// Takes the state of a segment copy that read the bytes right after this reader's last

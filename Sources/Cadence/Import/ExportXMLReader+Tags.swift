@@ -250,6 +250,9 @@ extension ExportXMLReader {
                     nil, name: name, isEndTag: skipped.isEndTag, isSelfClosing: last == UInt8(ascii: "/"),
                     problem: problem, line: skipped.line, handler: &handler)
             }
+            if skipped.element == .activitySummary && !skipped.isEndTag {
+                try readActivitySummaryTag(nil, problem: problem, line: skipped.line, handler: &handler)
+            }
         }
         return index + 1
     }
@@ -416,6 +419,11 @@ extension ExportXMLReader {
             try readWorkoutTag(
                 UnsafeBufferPointer(start: bytes + start, count: tagEnd + 1 - start), name: name, isEndTag: isEndTag,
                 isSelfClosing: isSelfClosing, problem: problem, line: tagLine, handler: &handler)
+        }
+        if element == .activitySummary && !isEndTag {
+            try readActivitySummaryTag(
+                UnsafeBufferPointer(start: bytes + start, count: tagEnd + 1 - start), problem: problem, line: tagLine,
+                handler: &handler)
         }
         return .complete(next: tagEnd + 1)
     }

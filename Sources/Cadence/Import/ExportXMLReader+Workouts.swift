@@ -38,7 +38,7 @@ extension ExportXMLReader {
         } else {
             var attributes: ExportWorkoutBuilder.Attributes?
             var tagProblem = problem
-            if problem == nil, let tag { (attributes, tagProblem) = workoutAttributes(tag) }
+            if problem == nil, let tag { (attributes, tagProblem) = tagAttributes(tag) }
             outcome = workoutBuilder.start(
                 name: String(decoding: name, as: UTF8.self), attributes: attributes, problem: tagProblem,
                 depth: isSelfClosing ? openElements.count + 1 : openElements.count, isSelfClosing: isSelfClosing,
@@ -58,8 +58,8 @@ extension ExportXMLReader {
     }
 
     /// Every attribute of a tag that ``scanTag(_:start:limit:handler:)`` found well formed, decoded;
-    /// or why one cannot be decoded.
-    private mutating func workoutAttributes(
+    /// or why one cannot be decoded (a workout's tags, an activity summary's).
+    mutating func tagAttributes(
         _ tag: UnsafeBufferPointer<UInt8>
     ) -> (ExportWorkoutBuilder.Attributes?, String?) {
         var attributes = ExportWorkoutBuilder.Attributes()

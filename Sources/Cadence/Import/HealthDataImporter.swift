@@ -39,10 +39,16 @@ public struct ImportSummary: Sendable, Codable {
     public var correlationRecords = 0
     /// `<Correlation>` elements (stored, with their members' UUIDs); `<Workout>` elements
     /// (stored, each with its events, statistics, activities and route, and counted in `imported`);
-    /// `<ActivitySummary>` elements, counted and not stored.
+    /// `<ActivitySummary>` elements (stored: see ``activitySummariesImported``).
     public var correlations = 0
     public var workouts = 0
     public var activitySummaries = 0
+    /// Activity summaries stored for days the store had none of (<doc:HowCadenceComputes#Activity-summaries>); not counted in ``imported``.
+    public var activitySummariesImported = 0
+    /// Activity summaries that replaced the store's summary of their day, whose values differed.
+    public var activitySummariesUpdated = 0
+    /// Activity summaries identical to the store's summary of their day, so not stored again.
+    public var activitySummariesUnchanged = 0
     /// Workout route files (GPX) read.
     public var workoutRoutes = 0
     /// Route files that are missing or could not be read whole, route points skipped, and routes
@@ -60,7 +66,10 @@ public struct ImportSummary: Sendable, Codable {
     public var stoppedAt: ImportIssue?
 
     /// Whether records were read and every one of them was rejected, so that nothing was stored.
-    public var rejectedEveryRecord: Bool { rejected > 0 && imported == 0 && duplicates == 0 }
+    public var rejectedEveryRecord: Bool {
+        rejected > 0 && imported == 0 && duplicates == 0
+            && activitySummariesImported + activitySummariesUpdated + activitySummariesUnchanged == 0
+    }
 
     /// Whether the import failed: damage stopped it (``stoppedAt``), or it rejected every record
     /// (``rejectedEveryRecord``). What it stored before then stays stored, and is counted here.

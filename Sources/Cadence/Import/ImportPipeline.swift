@@ -60,9 +60,12 @@ struct ImportPipeline {
         store.snapshot().types.mapValues(\.sampleCount)
     }
 
-    /// Whether the import read any record (stored, a duplicate or rejected) before it ended.
+    /// Whether the import read any record (stored, a duplicate or rejected) or activity summary
+    /// (waiting to be saved, or saved) before it ended.
     var hasReadRecords: Bool {
         collector.records > 0 || summary.imported > 0 || summary.duplicates > 0 || summary.rejected > 0
+            || !collector.activitySummaries.isEmpty
+            || summary.activitySummariesImported + summary.activitySummariesUpdated + summary.activitySummariesUnchanged > 0
     }
 
     /// What the import did so far.
@@ -98,11 +101,25 @@ struct ImportPipeline {
         collector.summary.keptDeleted = saved.keptDeleted
         collector.summary.bytesRead = bytesRead
         guard !dryRun else { return }
+        try saveActivitySummaries()
         var byKind: [SampleKind: Int] = [:]
-        for (identifier, count) in Self.sampleCounts(of: importer.store) where count != samplesBefore[identifier] {
+        for (identifier, count) in Self.sampleCounts(of: importer.store)
+        where count != samplesBefore[identifier] && SampleKind(identifier: identifier) != .activitySummary {
             byKind[SampleKind(identifier: identifier), default: 0] += count - (samplesBefore[identifier] ?? 0)
         }
         collector.summary.importedByKind = byKind
+    }
+
+    /// Saves the file's activity summaries in one transaction, once every other save is done: a
+    /// summary of a day the store holds with other values replaces it (<doc:HowCadenceComputes#Activity-summaries>).
+    private mutating func saveActivitySummaries() throws {
+        let summaries = collector.takeActivitySummaries()
+        guard !summaries.isEmpty else { return }
+        let saved = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
+        collector.summary.activitySummariesImported = max(0, saved.saved - saved.replaced)
+        collector.summary.activitySummariesUpdated = saved.replaced
+        collector.summary.activitySummariesUnchanged = saved.duplicates
+        collector.summary.keptDeleted += saved.keptDeleted
     }
 
     /// Waits for any save still running (after a failure, one that is reported instead), and lets

@@ -40,6 +40,9 @@ struct SampleCollector {
     private(set) var correlations: [(record: ExportRecord, firstMember: Int)] = []
     /// Workouts read and not taken yet, with the lines of their `<Workout>` tags, in file order.
     private(set) var workouts: [(workout: Workout, line: Int)] = []
+    /// Activity summaries read, in file order: saved once the whole file is read, since a later
+    /// summary of a day replaces an earlier one (<doc:HowCadenceComputes#Activity-summaries>).
+    private(set) var activitySummaries: [ActivitySummary] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
     private(set) var metNewUnknownType = false
@@ -118,6 +121,7 @@ struct SampleCollector {
         correlations += segment.correlations.map { ($0.record, $0.firstMember + nestedRecords.count) }
         nestedRecords += segment.nestedRecords
         workouts += segment.workouts
+        activitySummaries += segment.activitySummaries
         recentProvenance.batch = -1
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
@@ -138,6 +142,12 @@ struct SampleCollector {
     mutating func takeWorkouts() -> [(workout: Workout, line: Int)] {
         defer { workouts = [] }
         return workouts
+    }
+
+    /// Hands over the activity summaries read, and forgets them.
+    mutating func takeActivitySummaries() -> [ActivitySummary] {
+        defer { activitySummaries = [] }
+        return activitySummaries
     }
 
     /// Hands over the records met inside correlations, and the correlations, and forgets them.
@@ -531,6 +541,10 @@ extension SampleCollector: ExportRecordSink {
     }
 
     mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
+
+    mutating func receive(_ summary: ActivitySummary, line: Int) {
+        if !dryRun { activitySummaries.append(summary) }
+    }
 }
 
 extension ImportSummary {

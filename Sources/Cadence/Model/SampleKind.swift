@@ -19,6 +19,8 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
     case correlation
     /// ``Workout``: `HKWorkoutTypeIdentifier`, one series.
     case workout
+    /// ``ActivitySummary``: `HKActivitySummaryTypeIdentifier`, one series (one row a day).
+    case activitySummary
 
     /// The prefix every identifier of the kind starts with.
     public var identifierPrefix: String {
@@ -27,6 +29,7 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .category: return CategoryType.identifierPrefix
         case .correlation: return CorrelationType.identifierPrefix
         case .workout: return Workout.typeIdentifier
+        case .activitySummary: return ActivitySummary.typeIdentifier
         }
     }
 

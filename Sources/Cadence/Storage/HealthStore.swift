@@ -244,10 +244,19 @@ public final class HealthStore: Sendable {
     /// - Complexity: O(*n*) in the batches' rows, plus O(*d*) once for *d* deletion records.
     @discardableResult
     public func save(_ batches: [QuantitySampleBatch], restoringDeleted: Bool = false) throws -> SaveSummary {
+        try save(batches, restoringDeleted: restoringDeleted, replacingByStart: [])
+    }
+
+    /// Saves several batches in one transaction, in which a row of a series named in
+    /// `replacingByStart` replaces the stored rows with its start, deleted in the same log record.
+    package func save(_ batches: [QuantitySampleBatch], restoringDeleted: Bool, replacingByStart: Set<String>) throws
+        -> SaveSummary
+    {
         var summary = SaveSummary()
         var shouldFlush = false
         try commit { writer, snapshot in
-            let result = try writer.save(batches, snapshot: snapshot, restoringDeleted: restoringDeleted)
+            let result = try writer.save(batches, snapshot: snapshot, restoringDeleted: restoringDeleted,
+                                         replacingByStart: replacingByStart)
             summary = result.summary
             shouldFlush = writer.headCount >= options.flushThreshold || writer.headBytes >= options.flushByteThreshold
             return (result.snapshot, result.change)
@@ -383,11 +392,15 @@ public struct SaveSummary: Sendable, Equatable {
     /// Samples skipped because a sample with their UUID was deleted (saving with
     /// `restoringDeleted` stores them again).
     public var keptDeleted = 0
+    /// Stored samples the save replaced (deleted in the same transaction): activity summaries of
+    /// the days it saved other values for (<doc:HowCadenceComputes#Activity-summaries>). Counted apart from ``saved``.
+    public var replaced = 0
 
     /// Creates a summary.
-    public init(saved: Int = 0, duplicates: Int = 0, keptDeleted: Int = 0) {
+    public init(saved: Int = 0, duplicates: Int = 0, keptDeleted: Int = 0, replaced: Int = 0) {
         self.saved = saved
         self.duplicates = duplicates
         self.keptDeleted = keptDeleted
+        self.replaced = replaced
     }
 }

@@ -21,6 +21,9 @@ package enum KindAttributes {
     package static let correlationMembers = prefix + "correlationMembers"
     /// A workout's attributes beyond the common columns (``WorkoutAttributes``).
     package static let workout = prefix + "workout"
+    /// The prefix of an activity summary's ring values, one key per value it has
+    /// (`_cadence.activity.activeEnergyBurned`, ...: ``ActivitySummary``).
+    package static let activity = prefix + "activity."
 
     /// Splits stored metadata into the public part and the reserved attributes.
     ///

@@ -141,7 +141,7 @@ extension StoreWriter {
                     guard !entries.isEmpty else { return nil }
                     var updated = snapshot
                     var extents: [String: StoreChange.Extent] = [:]
-                    for entry in entries {
+                    for entry in entries.flatMap(\.parts) {
                         updated = try apply(entry, to: updated)
                         switch entry {
                         case .save(_, let batches):
@@ -153,6 +153,8 @@ extension StoreWriter {
                             for identifier in Set(tombstones.map(\.typeIdentifier)) {
                                 extents[identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(updated.types[identifier]))
                             }
+                        case .replace:
+                            break  // `parts` split it into its deletion and its save
                         }
                     }
                     replayedLength = segment.validLength
@@ -274,6 +276,7 @@ extension StoreWriter {
 
     /// Applies a log entry (during replay, or right after writing it) and returns the new snapshot.
     mutating func apply(_ entry: LogEntry, to snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        if case .replace = entry { return try entry.parts.reduce(snapshot) { try apply($1, to: $0) } }
         var types = snapshot.types
         var provenances = snapshot.provenances
         var tombstones = snapshot.tombstones
@@ -310,6 +313,8 @@ extension StoreWriter {
                 tombstones.append(tombstone)
                 lastSequence = max(lastSequence, tombstone.deletionSequence)
             }
+        case .replace:
+            break  // applied part by part above
         }
         return snapshot.with(lastSequence: lastSequence, provenances: provenances, types: types, tombstones: tombstones)
     }

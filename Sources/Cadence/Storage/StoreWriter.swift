@@ -64,7 +64,11 @@ struct StoreWriter: Sendable {
         }
     }
 
-    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot, restoringDeleted: Bool = false)
+    /// Saves batches in one log record. In the series named in `replacingByStart`, a saved row
+    /// replaces the stored rows with its start (a day's activity summary): they are deleted in the
+    /// same record, before the new rows in the change sequence, so a crash leaves both or neither.
+    mutating func save(_ batches: [QuantitySampleBatch], snapshot: StoreSnapshot, restoringDeleted: Bool = false,
+                       replacingByStart: Set<String> = [])
         throws -> (snapshot: StoreSnapshot, summary: SaveSummary, change: StoreChange?)
     {
         try checkWritable()
@@ -116,22 +120,58 @@ struct StoreWriter: Sendable {
             }
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
-            for row in 0..<columns.count {
-                columns.provenance[row] = numbers[Int(columns.provenance[row])]
-                sequence += 1
-                columns.sequence[row] = sequence
-            }
-            summary.saved += columns.count
+            for row in 0..<columns.count { columns.provenance[row] = numbers[Int(columns.provenance[row])] }
             prepared.append((type, columns))
         }
         guard !prepared.isEmpty else { return (snapshot, summary, nil) }
-        let entry = LogEntry.save(newProvenances: newProvenances, batches: prepared)
+        var replaced: [Tombstone] = []
+        var extents: [String: StoreChange.Extent] = [:]
+        for (type, columns) in prepared {
+            extents[type.identifier, default: StoreChange.Extent()].formUnion(StoreChange.Extent(columns))
+            guard replacingByStart.contains(type.identifier), let stored = snapshot.types[type.identifier] else { continue }
+            let starts = Set(columns.start)
+            replaced += try Self.tombstones(of: stored, provenances: snapshot.provenances, sequence: &sequence,
+                                            extent: &extents[type.identifier, default: StoreChange.Extent()]) {
+                starts.contains($0.start[$1])
+            }
+        }
+        for index in prepared.indices {
+            for row in 0..<prepared[index].columns.count {
+                sequence += 1
+                prepared[index].columns.sequence[row] = sequence
+            }
+            summary.saved += prepared[index].columns.count
+        }
+        summary.replaced = replaced.count
+        let entry = replaced.isEmpty ? LogEntry.save(newProvenances: newProvenances, batches: prepared)
+            : LogEntry.replace(replaced, newProvenances: newProvenances, batches: prepared)
         try append(entry)
         let updated = try apply(entry, to: snapshot)
-        let change = StoreChange(
-            firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence,
-            types: Dictionary(prepared.map { ($0.type.identifier, StoreChange.Extent($0.columns)) }, uniquingKeysWith: { $0.union($1) }))
+        let change = StoreChange(firstSequence: snapshot.lastSequence + 1, lastSequence: updated.lastSequence, types: extents)
         return (updated, summary, change)
+    }
+
+    /// A tombstone for each row of `type` that `matches` selects, their deletions numbered on from
+    /// `sequence`, and the rows' span added to `extent`.
+    static func tombstones(of type: TypeSnapshot, provenances: [Provenance], sequence: inout Int64,
+                           extent: inout StoreChange.Extent, where matches: (SampleColumns, Int) throws -> Bool) throws
+        -> [Tombstone]
+    {
+        let identifier = type.type.identifier
+        let identity = SampleIdentity(type: identifier, provenances: provenances)
+        var tombstones: [Tombstone] = []
+        try StoredSample.forEachRow(of: type, details: true) { columns, row in
+            guard try matches(columns, row) else { return }
+            sequence += 1
+            let metadata = columns.metadata(at: row)
+            tombstones.append(Tombstone(
+                typeIdentifier: identifier,
+                uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
+                sampleSequence: columns.sequence[row], deletionSequence: sequence,
+                syncIdentifier: metadata[MetadataKey.syncIdentifier], syncVersion: metadata[MetadataKey.syncVersion]))
+            extent.include(start: columns.start[row], end: columns.end[row])
+        }
+        return tombstones
     }
 
     mutating func delete(snapshot: StoreSnapshot, where matches: (TypeSnapshot, SampleColumns, Int) throws -> Bool)
@@ -142,18 +182,12 @@ struct StoreWriter: Sendable {
         var extents: [String: StoreChange.Extent] = [:]
         var sequence = snapshot.lastSequence
         for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
-            let identity = SampleIdentity(type: identifier, provenances: snapshot.provenances)
-            try StoredSample.forEachRow(of: type, details: true) { columns, row in
-                guard try matches(type, columns, row) else { return }
-                sequence += 1
-                let metadata = columns.metadata(at: row)
-                tombstones.append(Tombstone(
-                    typeIdentifier: identifier,
-                    uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
-                    sampleSequence: columns.sequence[row], deletionSequence: sequence,
-                    syncIdentifier: metadata[MetadataKey.syncIdentifier], syncVersion: metadata[MetadataKey.syncVersion]))
-                extents[identifier, default: StoreChange.Extent()].include(start: columns.start[row], end: columns.end[row])
-            }
+            var extent = StoreChange.Extent()
+            let deleted = try Self.tombstones(of: type, provenances: snapshot.provenances, sequence: &sequence,
+                                              extent: &extent) { try matches(type, $0, $1) }
+            guard !deleted.isEmpty else { continue }
+            tombstones += deleted
+            extents[identifier] = extent
         }
         guard !tombstones.isEmpty else { return (snapshot, 0, nil) }
         let entry = LogEntry.delete(tombstones)

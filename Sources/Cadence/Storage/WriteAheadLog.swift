@@ -13,77 +13,128 @@ package enum LogEntry: Sendable {
     case save(newProvenances: [(number: UInt32, provenance: Provenance)], batches: [(type: QuantityType, columns: SampleColumns)])
     /// Samples deleted in one transaction.
     case delete([Tombstone])
+    /// Stored samples deleted and samples saved in one transaction (a save that replaces what
+    /// it supersedes, such as a day's activity summary): the deletions come first in the change
+    /// sequence. Written since format version 5.
+    case replace([Tombstone], newProvenances: [(number: UInt32, provenance: Provenance)],
+                 batches: [(type: QuantityType, columns: SampleColumns)])
 
     private static let saveTag: UInt8 = 1
     private static let deleteTag: UInt8 = 2
     /// A save whose batches each end with a payload section (format version 5; written only when
     /// a row has a payload, so a save without one is the record version 4 wrote and reads).
     private static let saveWithPayloadsTag: UInt8 = 3
+    private static let replaceTag: UInt8 = 4
+
+    /// The entry's parts in the order they apply: a replacement is its deletion, then its save.
+    package var parts: [LogEntry] {
+        guard case .replace(let tombstones, let newProvenances, let batches) = self else { return [self] }
+        return [.delete(tombstones), .save(newProvenances: newProvenances, batches: batches)]
+    }
 
     package func encode() throws -> [UInt8] {
         var writer = BinaryWriter()
         switch self {
         case .save(let newProvenances, let batches):
-            let hasPayloads = batches.contains { !$0.columns.payloads.isEmpty }
+            let hasPayloads = Self.hasPayloads(batches)
             writer.write(hasPayloads ? Self.saveWithPayloadsTag : Self.saveTag)
-            writer.writeVarint(UInt64(newProvenances.count))
-            for (number, provenance) in newProvenances {
-                writer.writeVarint(UInt64(number))
-                provenance.write(to: &writer)
-            }
-            writer.writeVarint(UInt64(batches.count))
-            for (type, columns) in batches {
-                type.write(to: &writer)
-                writer.writeVarint(UInt64(columns.count))
-                try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
-                try ChecksummedSection.writeCompressed(ColumnCodec.encodeDetailColumns(columns), into: &writer)
-                if hasPayloads {
-                    writer.write(bytes: try PayloadSection.encode(columns.payloads, limit: ChunkFile.sectionLimit))
-                }
-            }
+            try Self.writeSave(newProvenances, batches, withPayloads: hasPayloads, into: &writer)
         case .delete(let tombstones):
             writer.write(Self.deleteTag)
-            writer.writeVarint(UInt64(tombstones.count))
-            for tombstone in tombstones { tombstone.write(to: &writer) }
+            Self.writeDeletions(tombstones, into: &writer)
+        case .replace(let tombstones, let newProvenances, let batches):
+            writer.write(Self.replaceTag)
+            Self.writeDeletions(tombstones, into: &writer)
+            let hasPayloads = Self.hasPayloads(batches)
+            writer.write(UInt8(hasPayloads ? 1 : 0))
+            try Self.writeSave(newProvenances, batches, withPayloads: hasPayloads, into: &writer)
         }
         return writer.bytes
+    }
+
+    private static func writeDeletions(_ tombstones: [Tombstone], into writer: inout BinaryWriter) {
+        writer.writeVarint(UInt64(tombstones.count))
+        for tombstone in tombstones { tombstone.write(to: &writer) }
+    }
+
+    private static func hasPayloads(_ batches: [(type: QuantityType, columns: SampleColumns)]) -> Bool {
+        batches.contains { !$0.columns.payloads.isEmpty }
+    }
+
+    private static func writeSave(_ newProvenances: [(number: UInt32, provenance: Provenance)],
+                                  _ batches: [(type: QuantityType, columns: SampleColumns)],
+                                  withPayloads: Bool, into writer: inout BinaryWriter) throws {
+        writer.writeVarint(UInt64(newProvenances.count))
+        for (number, provenance) in newProvenances {
+            writer.writeVarint(UInt64(number))
+            provenance.write(to: &writer)
+        }
+        writer.writeVarint(UInt64(batches.count))
+        for (type, columns) in batches {
+            type.write(to: &writer)
+            writer.writeVarint(UInt64(columns.count))
+            try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
+            try ChecksummedSection.writeCompressed(ColumnCodec.encodeDetailColumns(columns), into: &writer)
+            if withPayloads {
+                writer.write(bytes: try PayloadSection.encode(columns.payloads, limit: ChunkFile.sectionLimit))
+            }
+        }
     }
 
     package init(decoding bytes: [UInt8], path: String) throws {
         var reader = BinaryReader(bytes, path: path)
         switch try reader.read(UInt8.self) {
         case let tag where tag == Self.saveTag || tag == Self.saveWithPayloadsTag:
-            let provenanceCount = try reader.readCount()
-            var provenances: [(UInt32, Provenance)] = []
-            for _ in 0..<provenanceCount {
-                guard let number = UInt32(exactly: try reader.readVarint()) else { throw reader.corrupt("bad provenance number") }
-                provenances.append((number, try Provenance(from: &reader)))
-            }
-            var batches: [(QuantityType, SampleColumns)] = []
-            for _ in 0..<(try reader.readCount()) {
-                let type = try QuantityType(from: &reader)
-                let count = Int(clamping: try reader.readVarint())
-                var columns = SampleColumns()
-                let query = try ChecksummedSection.readCompressed(&reader, name: "log query columns")
-                var queryReader = BinaryReader(query, path: path)
-                try ColumnCodec.decodeQueryColumns(&queryReader, count: count, into: &columns)
-                let detail = try ChecksummedSection.readCompressed(&reader, name: "log detail columns")
-                var detailReader = BinaryReader(detail, path: path)
-                try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns)
-                if tag == Self.saveWithPayloadsTag {
-                    let range = try PayloadSection.skip(&reader)
-                    columns.payloads = try PayloadSection(bytes: bytes, range: range, rowCount: columns.count, path: path)
-                        .allPayloads(rowCount: columns.count)
-                }
-                batches.append((type, columns))
-            }
+            let (provenances, batches) = try Self.readSave(&reader, bytes: bytes, path: path,
+                                                           withPayloads: tag == Self.saveWithPayloadsTag)
             self = .save(newProvenances: provenances, batches: batches)
         case Self.deleteTag:
-            let count = try reader.readCount(minimumItemSize: 34)
-            self = .delete(try (0..<count).map { _ in try Tombstone(from: &reader) })
+            self = .delete(try Self.readDeletions(&reader))
+        case Self.replaceTag:
+            let tombstones = try Self.readDeletions(&reader)
+            let flag = try reader.read(UInt8.self)
+            guard flag <= 1 else { throw reader.corrupt("bad payload flag \(flag) in a replace record") }
+            let (provenances, batches) = try Self.readSave(&reader, bytes: bytes, path: path, withPayloads: flag == 1)
+            self = .replace(tombstones, newProvenances: provenances, batches: batches)
         case let tag:
             throw reader.corrupt("unknown log record tag \(tag)")
         }
+    }
+
+    private static func readDeletions(_ reader: inout BinaryReader) throws -> [Tombstone] {
+        let count = try reader.readCount(minimumItemSize: 34)
+        return try (0..<count).map { _ in try Tombstone(from: &reader) }
+    }
+
+    /// - Parameter bytes: The whole record, which `reader` reads (payload sections are read in place).
+    private static func readSave(_ reader: inout BinaryReader, bytes: [UInt8], path: String, withPayloads: Bool) throws
+        -> ([(number: UInt32, provenance: Provenance)], [(type: QuantityType, columns: SampleColumns)])
+    {
+        let provenanceCount = try reader.readCount()
+        var provenances: [(UInt32, Provenance)] = []
+        for _ in 0..<provenanceCount {
+            guard let number = UInt32(exactly: try reader.readVarint()) else { throw reader.corrupt("bad provenance number") }
+            provenances.append((number, try Provenance(from: &reader)))
+        }
+        var batches: [(QuantityType, SampleColumns)] = []
+        for _ in 0..<(try reader.readCount()) {
+            let type = try QuantityType(from: &reader)
+            let count = Int(clamping: try reader.readVarint())
+            var columns = SampleColumns()
+            let query = try ChecksummedSection.readCompressed(&reader, name: "log query columns")
+            var queryReader = BinaryReader(query, path: path)
+            try ColumnCodec.decodeQueryColumns(&queryReader, count: count, into: &columns)
+            let detail = try ChecksummedSection.readCompressed(&reader, name: "log detail columns")
+            var detailReader = BinaryReader(detail, path: path)
+            try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns)
+            if withPayloads {
+                let range = try PayloadSection.skip(&reader)
+                columns.payloads = try PayloadSection(bytes: bytes, range: range, rowCount: columns.count, path: path)
+                    .allPayloads(rowCount: columns.count)
+            }
+            batches.append((type, columns))
+        }
+        return (provenances, batches)
     }
 }
 

@@ -22,12 +22,13 @@ struct ChangesCommand: ParsableCommand {
             Prints {"samples": [...], "deletedObjects": [{"uuid"}], "anchor": TOKEN, "hasMore": BOOL}. \
             Pass the anchor back with --anchor to get the next page: paging loses and repeats nothing. \
             Without --anchor, every current sample and every retained deletion is listed. Samples \
-            print as cadence samples --format json prints them (workouts as cadence workouts does).
+            print as cadence samples --format json prints them (workouts as cadence workouts does, \
+            activity summaries as cadence activity does).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The type, such as stepCount, sleepAnalysis, bloodPressure or workout.",
+    @Option(help: ArgumentHelp("The type, such as stepCount, sleepAnalysis, bloodPressure, workout or activitySummary.",
                                valueName: "type"))
     var type: String
 
@@ -83,6 +84,9 @@ struct ChangesCommand: ParsableCommand {
             try page(AnchoredObjectQuery(workoutsMatching: .all, anchor: start, limit: limit)) {
                 WorkoutOutput.json($0, timeZone: zone)
             }
+        case .activitySummary:
+            try page(AnchoredObjectQuery(activitySummariesFrom: nil, through: nil, anchor: start, limit: limit),
+                     ActivityOutput.json)
         }
         let document = JSONValue.object([
             ("samples", .array(result.samples)),

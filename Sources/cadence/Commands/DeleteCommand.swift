@@ -16,6 +16,7 @@ import Foundation
 ///     cadence delete --store health --uuid 0F8FAD5B-D9CB-469F-A165-70867728950E
 ///     cadence delete --store health --type bodyMass --from 2024-01-01 --to 2024-02-01
 ///     cadence delete --store health --type workout --source Strava
+///     cadence delete --store health --type activitySummary --from 2024-01-01 --to 2024-02-01
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
@@ -28,7 +29,8 @@ struct DeleteCommand: ParsableCommand {
                                                            valueName: "uuid"))
     var uuids: [String] = []
 
-    @Option(help: ArgumentHelp("Delete samples of this type, such as bodyMass, sleepAnalysis or workout (narrowed by --from, --to and --source).",
+    @Option(help: ArgumentHelp("Delete samples of this type, such as bodyMass, sleepAnalysis, workout or activitySummary "
+                                   + "(narrowed by --from, --to and --source; activity summaries by days alone).",
                                valueName: "type"))
     var type: String?
 
@@ -58,6 +60,7 @@ struct DeleteCommand: ParsableCommand {
             case .category(let categoryType): try store.deleteSamples(of: categoryType, matching: resolved.predicate)
             case .correlation(let correlationType): try store.deleteSamples(of: correlationType, matching: resolved.predicate)
             case .workout: try store.deleteWorkouts(matching: resolved.predicate)
+            case .activitySummary: try deleteActivitySummaries(from: store)
             }
         } else {
             deleted = try store.deleteSamples(withUUIDs: identifiers)
@@ -70,5 +73,20 @@ struct DeleteCommand: ParsableCommand {
         }
         output.flush()
         if let flushFailure { throw CommittedClose.report(flushFailure, after: "the deletion") }
+    }
+
+    /// Deletes the activity summaries of the days from `--from` up to `--to` (exclusive, as for
+    /// every type): days, not instants, since a summary's day has no time zone.
+    private func deleteActivitySummaries(from store: HealthStore) throws -> Int {
+        guard filter.sources.isEmpty, !filter.strictStart, !filter.strictEnd else {
+            throw CadenceError(.invalidArgument, "Activity summaries have no source or times: select them with --from and --to alone.")
+        }
+        let first = try filter.from.map { try ArgumentValues.day($0, option: "--from") }
+        let end = try filter.to.map { try ArgumentValues.day($0, option: "--to") }
+        if let first, let end, end <= first {
+            throw CadenceError(.invalidArgument, "--from (\(first)) must be before --to (\(end)).")
+        }
+        if let end, end.previous == end { return 0 }
+        return try store.deleteActivitySummaries(from: first, through: end?.previous)
     }
 }

@@ -177,6 +177,9 @@ struct ImportCommand: ParsableCommand {
                     ("workoutRoutes", .integer(summary.workoutRoutes)),
                     ("routeIssues", issues(summary.routeIssues)),
                     ("activitySummaries", .integer(summary.activitySummaries)),
+                    ("activitySummariesImported", .integer(summary.activitySummariesImported)),
+                    ("activitySummariesUpdated", .integer(summary.activitySummariesUpdated)),
+                    ("activitySummariesUnchanged", .integer(summary.activitySummariesUnchanged)),
                     ("bytesRead", .integer(summary.bytesRead)),
                 ])
             })),
@@ -225,7 +228,9 @@ struct ImportCommand: ParsableCommand {
                 ("workouts", summary.workouts),
                 ("workout route files read", summary.workoutRoutes),
                 ("route problems", summary.routeIssueCount),
-                ("activity summaries (not stored)", summary.activitySummaries),
+                ("activity summaries imported", summary.activitySummariesImported),
+                ("activity summaries updated", summary.activitySummariesUpdated),
+                ("activity summaries unchanged", summary.activitySummariesUnchanged),
             ]
             for (name, count) in counted where count > 0 {
                 table.append(["  " + name, NumberText.grouped(count)])

@@ -94,9 +94,15 @@ struct InfoCommand: ParsableCommand {
             .init("Bytes/sample", alignment: .right),
         ])
         for type in info.types {
+            // Activity summaries are days without a zone, kept as UTC-midnight intervals: their
+            // first and last days are those intervals' dates, the last one ending at the next midnight.
+            let (first, last) = type.kind == .activitySummary
+                ? (type.firstStart.flatMap { ActivityDay(date: $0) }?.description ?? "-",
+                   type.lastEnd.flatMap { ActivityDay(date: $0.addingTimeInterval(-1)) }?.description ?? "-")
+                : (day(type.firstStart), day(type.lastEnd))
             table.append([
-                shortName(of: type), type.kind.rawValue, type.unit ?? "-", String(type.samples), String(type.sources.count), day(type.firstStart),
-                day(type.lastEnd), String(type.chunks), ByteCountText.format(type.bytesOnDisk),
+                shortName(of: type), type.kind.rawValue, type.unit ?? "-", String(type.samples), String(type.sources.count), first,
+                last, String(type.chunks), ByteCountText.format(type.bytesOnDisk),
                 type.bytesPerSample.map { NumberText.fixed($0, decimals: 1) } ?? "-",
             ])
         }
@@ -127,6 +133,7 @@ struct InfoCommand: ParsableCommand {
         case .category: CategoryType.known(type.identifier)?.shortIdentifier ?? type.identifier
         case .correlation: CorrelationType(identifier: type.identifier).shortIdentifier
         case .workout: ArgumentValues.workoutTypeName
+        case .activitySummary: ArgumentValues.activitySummaryTypeName
         }
     }
 }

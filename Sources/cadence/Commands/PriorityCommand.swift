@@ -59,6 +59,9 @@ struct PriorityCommand: ParsableCommand {
                     throw CadenceError(.invalidArgument, "\(type) is a correlation type: sources rank quantity and category types.")
                 case .workout:
                     throw CadenceError(.invalidArgument, "\(type) is the workout type: sources rank quantity and category types.")
+                case .activitySummary:
+                    throw CadenceError(.invalidArgument,
+                                       "\(type) is the activity summary type: sources rank quantity and category types.")
                 }
             } else {
                 try store.setSourcePriority(names ?? [])
@@ -72,6 +75,7 @@ struct PriorityCommand: ParsableCommand {
             case .category(let categoryType): (categoryType.identifier, categoryType.shortIdentifier)
             case .correlation(let correlationType): (correlationType.identifier, correlationType.shortIdentifier)
             case .workout: (Workout.typeIdentifier, ArgumentValues.workoutTypeName)
+            case .activitySummary: (ActivitySummary.typeIdentifier, ArgumentValues.activitySummaryTypeName)
             }
         }
         try show(store.sourcePriorities, only: named)

@@ -140,6 +140,8 @@ struct SamplesCommand: ParsableCommand {
         defer { output.flush() }
         let (printed, valueHeading): ([SampleOutput.Printed], String)
         switch kind {
+        case .activitySummary:
+            throw CadenceError(.invalidArgument, "Activity summaries are days, not samples: list them with cadence activity.")
         case .workout:
             guard format != .arrow else {
                 throw CadenceError(.invalidArgument, "Workouts have no Arrow form: use --format table, csv or json.")

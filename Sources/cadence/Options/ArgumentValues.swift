@@ -85,10 +85,25 @@ enum ArgumentValues {
         case category(CategoryType)
         case correlation(CorrelationType)
         case workout
+        case activitySummary
     }
 
     /// The short name of the workout type on the command line.
     static let workoutTypeName = "workout"
+
+    /// The short name of the activity summary type on the command line.
+    static let activitySummaryTypeName = "activitySummary"
+
+    /// A day written `yyyy-MM-dd`.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` naming `option`.
+    static func day(_ text: String, option: String) throws -> ActivityDay {
+        do {
+            return try ActivityDay(text)
+        } catch let error as CadenceError {
+            throw CadenceError(.invalidArgument, "Invalid \(option): \(error.message).")
+        }
+    }
 
     /// The sample type of any kind named `text` (`sleepAnalysis`, `HKCategoryTypeIdentifierSleepAnalysis`,
     /// `stepCount`, `bloodPressure`, `workout`, `HKWorkoutTypeIdentifier`).
@@ -99,9 +114,11 @@ enum ArgumentValues {
         case .category: return .category(CategoryType(identifier: text))
         case .correlation: return .correlation(CorrelationType(identifier: text))
         case .workout where text == Workout.typeIdentifier: return .workout
-        case .quantity, .workout: break
+        case .activitySummary where text == ActivitySummary.typeIdentifier: return .activitySummary
+        case .quantity, .workout, .activitySummary: break
         }
         if text == workoutTypeName { return .workout }
+        if text == activitySummaryTypeName { return .activitySummary }
         if let known = QuantityType.known(text) { return .quantity(known) }
         if let known = CategoryType.known(text) { return .category(known) }
         if let known = try? CorrelationType(text) { return .correlation(known) }
