@@ -96,8 +96,9 @@ package struct ChunkFile: Sendable {
         for bytes in stored { writer.write(bytes: bytes) }
     }
 
-    /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
-    /// the column sections (their checksums are checked when they are decoded).
+    /// Parses a chunk file's header and summaries, checking the summary checksum (and in version 5
+    /// the query block directory's) and the framing of the column sections (their checksums are
+    /// checked when they are decoded).
     package init(bytes: [UInt8], path: String) throws {
         let header = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path)
         var reader = header.reader
