@@ -105,6 +105,7 @@ package enum ColumnCodec {
             startDifferences[row - first] = row == first ? 0 : (columns.start[row] &- columns.start[row - 1]) / scale
             durations[row - first] = (columns.end[row] &- columns.start[row]) / scale
         }
+        repeatSecond(&startDifferences)
         writer.writeVarint(UInt64(scale))
         writer.write(count > 0 ? columns.start[first] : 0)
         BitPacking.encode(startDifferences, into: &writer)
@@ -113,12 +114,20 @@ package enum ColumnCodec {
         BitPacking.encode(columns.provenance[rows].map { Int64($0) }, into: &writer)
         var sequenceDifferences = [Int64](repeating: 0, count: count)
         for row in rows where row > first { sequenceDifferences[row - first] = columns.sequence[row] &- columns.sequence[row - 1] }
+        repeatSecond(&sequenceDifferences)
         writer.write(count > 0 ? columns.sequence[first] : 0)
         BitPacking.encode(sequenceDifferences, into: &writer)
         let hasFlags = !columns.flags.isEmpty && columns.flags[rows].contains { $0 != 0 }
         writer.write(hasFlags)
         if hasFlags { BitPacking.encode(columns.flags[rows].map { Int64($0) }, into: &writer) }
         return writer.bytes
+    }
+
+    /// Gives a column of differences the second one's value in its first place, which decoders
+    /// ignore (the first row is the first value itself): a regular series then packs in zero bits
+    /// a row instead of needing bits for a leading 0.
+    private static func repeatSecond(_ differences: inout [Int64]) {
+        if differences.count > 1 { differences[0] = differences[1] }
     }
 
     private static func encodeValues(_ values: [Double], into writer: inout BinaryWriter) {
@@ -133,6 +142,7 @@ package enum ColumnCodec {
             writer.write(integers.first ?? 0)
             var differences = [Int64](repeating: 0, count: values.count)
             for row in 1..<max(values.count, 1) { differences[row] = integers[row] &- integers[row - 1] }
+            repeatSecond(&differences)
             BitPacking.encode(differences, into: &writer)
             return
         }
