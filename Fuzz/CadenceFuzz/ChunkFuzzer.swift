@@ -17,9 +17,11 @@ import Cadence
 ///   the summaries and of the compressed payloads reach the decoders.
 /// - `2`: as raw decoder input, `varint count · varint length · query columns · detail columns`,
 ///   fed to ``ColumnCodec`` directly (no checksum, no LZ4).
-/// - `3`: as the raw parts of a chunk, `varint length · summary · varint length · query columns
-///   · detail columns`, framed into a valid chunk (compressed, checksummed, with an empty payload
-///   section) and decoded.
+/// - `3`: as the raw parts of a chunk, framed into a valid chunk (compressed, checksummed) and
+///   decoded: with bit `4` clear, a version 5 chunk from `varint length · summary · varint block
+///   count · (varint length · query block)… · detail columns` (with an empty payload section);
+///   with it set, a version 4 chunk from `varint length · summary · varint length · query columns
+///   · detail columns`.
 ///
 /// A chunk's payload section (its directory and each payload block) is read row by row and
 /// whole, and its checksums are recomputed in mode `1` too.
@@ -35,7 +37,9 @@ enum ChunkFuzzer {
         case 0: decodeChunk(body)
         case 1: decodeChunk(refreshingChecksums(body))
         case 2: decodeRawColumns(body)
-        default: expectingCadenceErrors("framing") { try framedChunk(body) }.map(decodeChunk)
+        default:
+            let version: UInt16 = selector & 4 == 0 ? 5 : 4
+            expectingCadenceErrors("framing") { try framedChunk(body, version: version) }.map(decodeChunk)
         }
     }
 
@@ -150,12 +154,44 @@ enum ChunkFuzzer {
         var bytes = bytes
         var offset = 10
         offset = refreshSection(&bytes, at: offset)
+        let isVersionFive = bytes.count >= 10 && UInt16(bytes[8]) | UInt16(bytes[9]) << 8 >= 5
+        if isVersionFive {
+            offset = refreshQueryBlocks(&bytes, at: offset)
+        } else {
+            offset = refreshSection(&bytes, at: offset + 4)
+        }
         offset = refreshSection(&bytes, at: offset + 4)
-        offset = refreshSection(&bytes, at: offset + 4)
+        guard isVersionFive else { return bytes }
         // The payload section: its directory, the blocks' length, then each block.
         offset = refreshSection(&bytes, at: offset + 4) + 8
         while offset < bytes.count { offset = refreshSection(&bytes, at: offset + 4) }
         return bytes
+    }
+
+    /// Recomputes the checksums of a version 5 chunk's query blocks (each in the directory at
+    /// `offset`), then the directory's own; returns where the blocks end.
+    static func refreshQueryBlocks(_ bytes: inout [UInt8], at offset: Int) -> Int {
+        guard offset >= 0, offset <= bytes.count - 8 else { return bytes.count }
+        let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24)
+        let payload = offset + 8
+        guard length <= bytes.count - payload else { return bytes.count }
+        var directory = BinaryReader(Array(bytes[payload..<payload + length]), path: path)
+        var block = payload + length
+        if let count = try? directory.readVarint() {
+            for _ in 0..<count {
+                guard let stored = try? directory.readVarint(), stored <= UInt64(bytes.count - block),
+                      (try? directory.readVarint()) != nil, directory.remaining >= 4 else { break }
+                let checksum = bytes[block..<block + Int(stored)].withUnsafeBytes { CRC32C.checksum($0) }
+                for index in 0..<4 {
+                    bytes[payload + directory.offset + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(index)))
+                }
+                _ = try? directory.read(UInt32.self)
+                block += Int(stored)
+            }
+        }
+        _ = refreshSection(&bytes, at: offset)
+        return block
     }
 
     /// Recomputes the checksum of the section framed at `offset`; returns where the next one starts.
@@ -170,20 +206,23 @@ enum ChunkFuzzer {
         return payload + length
     }
 
-    /// A valid chunk frame (magic, version, checksummed summary, compressed and checksummed
-    /// column sections) around raw parts taken from `body`.
-    static func framedChunk(_ body: [UInt8]) throws -> [UInt8] {
+    /// A valid chunk frame of `version` (magic, version, checksummed summary, compressed and
+    /// checksummed column sections) around raw parts taken from `body`.
+    static func framedChunk(_ body: [UInt8], version: UInt16) throws -> [UInt8] {
         var reader = BinaryReader(body, path: path)
         let summary = Array(try reader.readBlock())
-        let query = Array(try reader.readBlock())
-        let detail = Array(try reader.readBytes(reader.remaining))
         var writer = BinaryWriter()
         writer.write(bytes: Array("CDNCHUNK".utf8))
-        writer.write(FormatVersion.current)
+        writer.write(version)
         ChecksummedSection.write(summary, into: &writer)
-        try ChecksummedSection.writeCompressed(query, into: &writer)
-        try ChecksummedSection.writeCompressed(detail, into: &writer)
-        writer.write(bytes: try PayloadSection.encode([], limit: ChunkFile.sectionLimit))
+        if version >= 5 {
+            let blockCount = try reader.readCount()
+            try ChunkFile.writeQueryBlocks(try (0..<blockCount).map { _ in Array(try reader.readBlock()) }, into: &writer)
+        } else {
+            try ChecksummedSection.writeCompressed(Array(try reader.readBlock()), into: &writer)
+        }
+        try ChecksummedSection.writeCompressed(Array(try reader.readBytes(reader.remaining)), into: &writer)
+        if version >= 5 { writer.write(bytes: try PayloadSection.encode([], limit: ChunkFile.sectionLimit)) }
         return writer.bytes
     }
 }

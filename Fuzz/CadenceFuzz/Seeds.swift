@@ -257,10 +257,23 @@ enum Seeds {
         parts.write(UInt8(3))
         parts.writeVarint(UInt64(summaryLength))
         parts.write(bytes: chunk[18..<18 + summaryLength])
-        parts.writeVarint(UInt64(query.count))
-        parts.write(bytes: query)
+        let blocks = ColumnCodec.blockBoundaries(columns).map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }
+        parts.writeVarint(UInt64(blocks.count))
+        for block in blocks {
+            parts.writeVarint(UInt64(block.count))
+            parts.write(bytes: block)
+        }
         parts.write(bytes: detail)
         result.append(("\(name)-parts", parts.bytes))
+        // The same parts framed as a version 4 chunk, its query columns one section.
+        var oldParts = BinaryWriter()
+        oldParts.write(UInt8(7))
+        oldParts.writeVarint(UInt64(summaryLength))
+        oldParts.write(bytes: chunk[18..<18 + summaryLength])
+        oldParts.writeVarint(UInt64(query.count))
+        oldParts.write(bytes: query)
+        oldParts.write(bytes: detail)
+        result.append(("\(name)-parts-version-4", oldParts.bytes))
         return result
     }
 

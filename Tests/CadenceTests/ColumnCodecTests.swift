@@ -98,6 +98,22 @@ struct ColumnCodecTests {
         }
     }
 
+    @Test("A regular block (equal steps of start, sequence and value) packs every column in zero bits")
+    func regularBlockPacksInZeroBits() throws {
+        var columns = SampleColumns()
+        for row in 0..<720 {
+            let start = 1_700_000_000_000_000 + Int64(row) * 5_000_000
+            columns.append(start: start, end: start, value: 60 + Double(row), provenance: 0, sequence: 100 + Int64(row))
+        }
+        let block = ColumnCodec.encodeQueryBlock(columns, rows: 0..<720)
+        // Headers only: scale, first start, four constant packed columns, value digits, first
+        // value and its packed steps, first sequence and its packed steps, the flags byte.
+        #expect(block.count <= 1 + 8 + 9 * 4 + 1 + 8 + 9 + 8 + 9 + 1, "\(block.count) bytes")
+        var decoded = SampleColumns()
+        try ColumnCodec.decodeQueryBlocks([(0, BinaryReader(block, path: "test"), 720)], into: &decoded)
+        #expect(decoded.start == columns.start && decoded.value == columns.value && decoded.sequence == columns.sequence)
+    }
+
     static func randomColumns(count: Int, seed: UInt64) -> SampleColumns {
         var random = TestRandom(seed: seed)
         var columns = SampleColumns()

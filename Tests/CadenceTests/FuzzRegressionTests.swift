@@ -173,17 +173,22 @@ struct FuzzRegressionTests {
     func lz4ClaimedLength() throws {
         var columns = SampleColumns()
         for row in 0..<10 { columns.append(start: Int64(row) * 1_000_000, end: Int64(row) * 1_000_000, value: 1, provenance: 0) }
-        var bytes = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierStepCount", style: .cumulative).bytes
-        let chunk = try ChunkFile(bytes: bytes, path: "chunk")
-        #expect(try chunk.decodeAllColumns().count == 10)
-        // The query section's uncompressed length follows the summary section.
-        let summaryLength = bytes[10..<14].reversed().reduce(0) { $0 << 8 | Int($1) }
-        let rawLength = 18 + summaryLength
-        bytes.replaceSubrange(rawLength..<rawLength + 4, with: [0xFF, 0xFF, 0xFF, 0x7F])
-        let damaged = try ChunkFile(bytes: bytes, path: "chunk")
-        let error = expectCadenceError(.corruptFile) { _ = try damaged.decodeAllColumns() }
-        #expect(error?.message.contains("claims 2147483647 bytes") == true, "\(String(describing: error))")
-        #expect(error?.path == "chunk")
+        let current = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierStepCount", style: .cumulative).bytes
+        // Version 5: the detail section starts with its uncompressed length (the query blocks'
+        // lengths are inside the checksummed block directory). Version 4: the query section,
+        // right after the summary section, does.
+        let versionFour = try ChunkBlockTests.versionFourChunk(columns, typeIdentifier: "HKQuantityTypeIdentifierStepCount",
+                                                               style: .cumulative)
+        let layout = try ChunkBlockTests.Layout(current)
+        for (original, rawLength) in [(current, layout.detail.lowerBound), (versionFour, layout.summary.upperBound)] {
+            #expect(try ChunkFile(bytes: original, path: "chunk").decodeAllColumns().count == 10)
+            var bytes = original
+            bytes.replaceSubrange(rawLength..<rawLength + 4, with: [0xFF, 0xFF, 0xFF, 0x7F])
+            let damaged = try ChunkFile(bytes: bytes, path: "chunk")
+            let error = expectCadenceError(.corruptFile) { _ = try damaged.decodeAllColumns() }
+            #expect(error?.message.contains("claims 2147483647 bytes") == true, "\(String(describing: error))")
+            #expect(error?.path == "chunk")
+        }
     }
 
     // MARK: GPX reader

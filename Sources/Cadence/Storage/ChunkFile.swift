@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// An immutable chunk of samples of one type, sorted by start time: its summaries and its two
-/// compressed column sections (layout in FORMAT.md).
+/// An immutable chunk of samples of one type, sorted by start time: its summaries, its query
+/// columns and its compressed detail columns (layout in FORMAT.md).
 ///
-/// The summary section is read without decompressing anything; the query section is decoded for
-/// statistics; the detail section only for sample listings.
+/// The summary section is read without decompressing anything; the query columns are decoded for
+/// statistics (from version 5 each block is compressed on its own, so a block is decoded without
+/// its neighbours); the detail section only for sample listings.
 package struct ChunkFile: Sendable {
     /// The magic bytes at the start of every chunk file.
     static let magic: [UInt8] = Array("CDNCHUNK".utf8)
@@ -26,12 +27,33 @@ package struct ChunkFile: Sendable {
     package let blocks: [SampleSummary]
     /// The rows of each block.
     package let blockRows: [Range<Int>]
-    /// The query columns, LZ4-compressed (decoded by ``decodeQueryColumns(into:)``).
+    /// The file's bytes, the query and detail columns compressed in them.
     private let bytes: [UInt8]
-    private let queryRange: Range<Int>
+    private let query: QueryLayout
     private let detailRange: Range<Int>
     /// The payload section (version 5 on; see ``payloads()``).
     private let payloadRange: Range<Int>?
+
+    /// Where the query columns are in ``bytes``.
+    private enum QueryLayout: Sendable {
+        /// Versions 2 to 4: one compressed section holding every block.
+        case section(Range<Int>)
+        /// Version 5: each block stored on its own, in block order.
+        case blocks([StoredQueryBlock])
+    }
+
+    /// One block's query columns as a version 5 chunk file stores them.
+    private struct StoredQueryBlock: Sendable {
+        /// The stored bytes in the file: an LZ4 block, or the encoded block itself when
+        /// compressing did not make it smaller (then as long as ``rawLength``).
+        let stored: Range<Int>
+        /// The length of the encoded block.
+        let rawLength: Int
+        /// The CRC-32C of the stored bytes.
+        let checksum: UInt32
+
+        var isCompressed: Bool { stored.count != rawLength }
+    }
 
     /// Serialises sorted `columns` into a chunk file's bytes.
     ///
@@ -54,16 +76,36 @@ package struct ChunkFile: Sendable {
         writer.write(bytes: magic)
         writer.write(FormatVersion.current)
         ChecksummedSection.write(summaryWriter.bytes, into: &writer)
-        try ChecksummedSection.writeCompressed(
-            SectionOverLimit.check(ColumnCodec.encodeQueryColumns(columns), limit: sectionLimit), into: &writer)
+        try writeQueryBlocks(blockRanges.map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }, into: &writer)
         try ChecksummedSection.writeCompressed(
             SectionOverLimit.check(ColumnCodec.encodeDetailColumns(columns), limit: sectionLimit), into: &writer)
         try writePayloadSection(columns, limit: sectionLimit, into: &writer)
         return (writer.bytes, summary)
     }
 
-    /// Parses a chunk file's header and summaries, checking the summary checksum and the framing of
-    /// the column sections (their checksums are checked when they are decoded).
+    /// Writes encoded query blocks as version 5 stores them: a checksummed directory (the block
+    /// count, then per block its stored length, encoded length and the CRC-32C of its stored
+    /// bytes), then each block's stored bytes: an LZ4 block, or the encoded block itself when LZ4
+    /// does not make it smaller.
+    package static func writeQueryBlocks(_ blocks: [[UInt8]], into writer: inout BinaryWriter) throws {
+        let stored = try blocks.map { block in
+            let compressed = try block.withUnsafeBytes { try LZ4Codec.compress($0) }
+            return compressed.count < block.count ? compressed : block
+        }
+        var directory = BinaryWriter(capacity: blocks.count * 8 + 4)
+        directory.writeVarint(UInt64(blocks.count))
+        for (block, bytes) in zip(blocks, stored) {
+            directory.writeVarint(UInt64(bytes.count))
+            directory.writeVarint(UInt64(block.count))
+            directory.write(bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        }
+        ChecksummedSection.write(directory.bytes, into: &writer)
+        for bytes in stored { writer.write(bytes: bytes) }
+    }
+
+    /// Parses a chunk file's header and summaries, checking the summary checksum (and in version 5
+    /// the query block directory's) and the framing of the column sections (their checksums are
+    /// checked when they are decoded).
     package init(bytes: [UInt8], path: String) throws {
         let header = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "chunk file", path: path)
         var reader = header.reader
@@ -86,11 +128,15 @@ package struct ChunkFile: Sendable {
             throw CadenceError(.corruptFile, "the summary does not match the chunk's row count", path: path)
         }
         blockRows = ranges
-        let queryStart = reader.offset
-        _ = try reader.read(UInt32.self)
-        let queryLength = Int(try reader.read(UInt32.self))
-        _ = try reader.readBytes(4 + queryLength)
-        queryRange = queryStart..<reader.offset
+        if version >= 5 {
+            query = .blocks(try Self.readQueryDirectory(&reader, blockCount: blockCount))
+        } else {
+            let queryStart = reader.offset
+            _ = try reader.read(UInt32.self)
+            let queryLength = Int(try reader.read(UInt32.self))
+            _ = try reader.readBytes(4 + queryLength)
+            query = .section(queryStart..<reader.offset)
+        }
         let detailStart = reader.offset
         _ = try reader.read(UInt32.self)
         let detailLength = Int(try reader.read(UInt32.self))
@@ -100,6 +146,37 @@ package struct ChunkFile: Sendable {
         guard reader.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the chunk", path: path) }
         self.bytes = bytes
         self.path = path
+    }
+
+    /// Reads a version 5 query block directory, and steps over the blocks it describes.
+    private static func readQueryDirectory(_ reader: inout BinaryReader, blockCount: Int) throws -> [StoredQueryBlock] {
+        var directory = BinaryReader(Array(try ChecksummedSection.read(&reader, name: "query block directory")),
+                                     path: reader.path)
+        guard try directory.readVarint() == UInt64(blockCount) else {
+            throw directory.corrupt("the query block directory does not list one entry per block summary")
+        }
+        var stored: [StoredQueryBlock] = []
+        stored.reserveCapacity(blockCount)
+        var offset = reader.offset
+        let end = reader.offset + reader.remaining
+        for _ in 0..<blockCount {
+            let storedLength = Int(clamping: try directory.readVarint())
+            guard storedLength <= end - offset else {
+                throw CadenceError(.corruptFile, "the query blocks run past the end of the file", path: reader.path)
+            }
+            let rawLength = Int(clamping: try directory.readVarint())
+            // A block is stored raw when LZ4 does not shrink it, and LZ4 expands at most 255 times.
+            guard storedLength > 0, rawLength >= storedLength,
+                  rawLength <= storedLength * LZ4Codec.maximumExpansion + 16 else {
+                throw directory.corrupt("a query block of \(storedLength) stored bytes claims \(rawLength) bytes")
+            }
+            let checksum = try directory.read(UInt32.self)
+            stored.append(StoredQueryBlock(stored: offset..<offset + storedLength, rawLength: rawLength, checksum: checksum))
+            offset += storedLength
+        }
+        guard directory.isAtEnd else { throw directory.corrupt("trailing bytes in the query block directory") }
+        _ = try reader.readBytes(offset - reader.offset)
+        return stored
     }
 
     /// The number of samples.
@@ -114,22 +191,75 @@ package struct ChunkFile: Sendable {
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when a checksum fails.
     /// - Complexity: O(*n*).
     package func decodeQueryColumns(into columns: inout SampleColumns) throws {
-        var reader = BinaryReader(bytes, path: path, range: queryRange)
-        let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
-        var rawReader = BinaryReader(raw, path: path)
-        try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
-        guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
+        switch query {
+        case .section(let range):
+            var reader = BinaryReader(bytes, path: path, range: range)
+            let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+            var rawReader = BinaryReader(raw, path: path)
+            try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
+            guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
+        case .blocks(let stored):
+            try decodeQueryBlocks(Array(stored.indices), into: &columns)
+        }
     }
 
     /// Decodes only the query columns of some blocks (see ``blockRows``), concatenated in the
     /// order given, into `columns`.
     ///
-    /// - Complexity: O(*b*) to decompress the section, plus O(*k*) for the *k* rows decoded.
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when a block is out of range,
+    ///   fails its checksum or does not decode.
+    /// - Complexity: O(*k*) for the *k* rows decoded, read straight from the file's bytes; a
+    ///   version 2 to 4 file first decompresses its whole query section, O(*n*).
     package func decodeQueryBlocks(_ blocks: [Int], needs: ColumnCodec.QueryColumnNeeds = .all,
                                    into columns: inout SampleColumns) throws {
-        var reader = BinaryReader(bytes, path: path, range: queryRange)
-        let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
-        try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
+        switch query {
+        case .section(let range):
+            var reader = BinaryReader(bytes, path: path, range: range)
+            let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+            try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
+        case .blocks(let stored):
+            for block in blocks where !stored.indices.contains(block) {
+                throw CadenceError(.corruptFile, "query block \(block) out of range", path: path)
+            }
+            try ColumnCodec.decodeQueryBlocks(try readers(of: blocks, stored), needs: needs, into: &columns)
+        }
+    }
+
+    /// Readers over the encoded bytes of version 5 query blocks, each checked against its
+    /// checksum: a block stored raw is read in place, the compressed ones are decompressed into
+    /// one buffer.
+    private func readers(of blocks: [Int], _ stored: [StoredQueryBlock]) throws
+        -> [(number: Int, reader: BinaryReader, rows: Int)]
+    {
+        var decompressedLength = 0
+        for block in blocks where stored[block].isCompressed { decompressedLength += stored[block].rawLength }
+        var starts: [Int] = []
+        starts.reserveCapacity(blocks.count)
+        let decompressed = try bytes.withUnsafeBytes { file in
+            try [UInt8](unsafeUninitializedCapacity: decompressedLength) { buffer, initialized in
+                let output = UnsafeMutableRawBufferPointer(buffer)
+                for block in blocks {
+                    let location = stored[block]
+                    let input = UnsafeRawBufferPointer(rebasing: file[location.stored])
+                    guard CRC32C.checksum(input) == location.checksum else {
+                        throw CadenceError(.corruptFile, "query block \(block) fails its checksum", path: path)
+                    }
+                    starts.append(initialized)
+                    guard location.isCompressed else { continue }
+                    let end = initialized + location.rawLength
+                    try LZ4Codec.decompress(input, into: UnsafeMutableRawBufferPointer(rebasing: output[initialized..<end]),
+                                            path: path)
+                    initialized = end
+                }
+            }
+        }
+        return zip(blocks, starts).map { block, start in
+            let location = stored[block]
+            let reader = location.isCompressed
+                ? BinaryReader(decompressed, path: path, range: start..<start + location.rawLength)
+                : BinaryReader(bytes, path: path, range: location.stored)
+            return (block, reader, blockRows[block].count)
+        }
     }
 
     /// Decodes every column; the rows' payloads are read into ``SampleColumns/payloads`` when

@@ -71,13 +71,7 @@ package enum ColumnCodec {
     /// (``blockBoundaries(_:)``): the block count, each block's row count and byte length, then the blocks.
     package static func encodeQueryColumns(_ columns: SampleColumns) -> [UInt8] {
         let blocks = blockBoundaries(columns)
-        var bodies: [[UInt8]] = []
-        bodies.reserveCapacity(blocks.count)
-        for rows in blocks {
-            var body = BinaryWriter(capacity: rows.count * 2)
-            encodeQueryBlock(columns, rows: rows, into: &body)
-            bodies.append(body.bytes)
-        }
+        let bodies = blocks.map { encodeQueryBlock(columns, rows: $0) }
         var writer = BinaryWriter(capacity: bodies.reduce(16) { $0 + $1.count + 6 })
         writer.writeVarint(UInt64(blocks.count))
         for (rows, body) in zip(blocks, bodies) {
@@ -88,7 +82,9 @@ package enum ColumnCodec {
         return writer.bytes
     }
 
-    private static func encodeQueryBlock(_ columns: SampleColumns, rows: Range<Int>, into writer: inout BinaryWriter) {
+    /// Encodes the query columns of one block, `rows`, decodable on its own.
+    package static func encodeQueryBlock(_ columns: SampleColumns, rows: Range<Int>) -> [UInt8] {
+        var writer = BinaryWriter(capacity: rows.count * 2)
         let count = rows.count
         let first = rows.lowerBound
         var startDifferences = [Int64](repeating: 0, count: count)
@@ -109,6 +105,7 @@ package enum ColumnCodec {
             startDifferences[row - first] = row == first ? 0 : (columns.start[row] &- columns.start[row - 1]) / scale
             durations[row - first] = (columns.end[row] &- columns.start[row]) / scale
         }
+        repeatSecond(&startDifferences)
         writer.writeVarint(UInt64(scale))
         writer.write(count > 0 ? columns.start[first] : 0)
         BitPacking.encode(startDifferences, into: &writer)
@@ -117,11 +114,20 @@ package enum ColumnCodec {
         BitPacking.encode(columns.provenance[rows].map { Int64($0) }, into: &writer)
         var sequenceDifferences = [Int64](repeating: 0, count: count)
         for row in rows where row > first { sequenceDifferences[row - first] = columns.sequence[row] &- columns.sequence[row - 1] }
+        repeatSecond(&sequenceDifferences)
         writer.write(count > 0 ? columns.sequence[first] : 0)
         BitPacking.encode(sequenceDifferences, into: &writer)
         let hasFlags = !columns.flags.isEmpty && columns.flags[rows].contains { $0 != 0 }
         writer.write(hasFlags)
         if hasFlags { BitPacking.encode(columns.flags[rows].map { Int64($0) }, into: &writer) }
+        return writer.bytes
+    }
+
+    /// Gives a column of differences the second one's value in its first place, which decoders
+    /// ignore (the first row is the first value itself): a regular series then packs in zero bits
+    /// a row instead of needing bits for a leading 0.
+    private static func repeatSecond(_ differences: inout [Int64]) {
+        if differences.count > 1 { differences[0] = differences[1] }
     }
 
     private static func encodeValues(_ values: [Double], into writer: inout BinaryWriter) {
@@ -136,6 +142,7 @@ package enum ColumnCodec {
             writer.write(integers.first ?? 0)
             var differences = [Int64](repeating: 0, count: values.count)
             for row in 1..<max(values.count, 1) { differences[row] = integers[row] &- integers[row - 1] }
+            repeatSecond(&differences)
             BitPacking.encode(differences, into: &writer)
             return
         }
@@ -236,7 +243,8 @@ package enum ColumnCodec {
     package static func decodeQueryColumns(_ reader: inout BinaryReader, count: Int,
                                            into columns: inout SampleColumns) throws {
         let ranges = try blockRanges(&reader, count: count)
-        try decode(blocks: Array(ranges.indices), ranges: ranges, count: count, reader: reader, into: &columns)
+        try decodeQueryBlocks(ranges.enumerated().map { ($0.offset, BinaryReader(reader, range: $0.element.bytes), $0.element.rows) },
+                              into: &columns)
     }
 
     /// Decodes only some blocks of an encoded query section (`bytes`, holding `count` rows),
@@ -248,22 +256,29 @@ package enum ColumnCodec {
         var reader = BinaryReader(bytes, path: path)
         let ranges = try blockRanges(&reader, count: count)
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the blocks") }
-        try decode(blocks: blocks, ranges: ranges, count: count, reader: reader, needs: needs, into: &columns)
+        for block in blocks where block < 0 || block >= ranges.count { throw reader.corrupt("block \(block) out of range") }
+        try decodeQueryBlocks(blocks.map { ($0, BinaryReader(reader, range: ranges[$0].bytes), ranges[$0].rows) },
+                              needs: needs, into: &columns)
     }
 
-    private static func decode(blocks: [Int], ranges: [(rows: Int, bytes: Range<Int>)], count: Int, reader: BinaryReader,
-                               needs: QueryColumnNeeds = .all, into columns: inout SampleColumns) throws {
-        for block in blocks where block < 0 || block >= ranges.count { throw reader.corrupt("block \(block) out of range") }
+    /// Decodes encoded query blocks, each read by a reader over exactly its bytes and holding
+    /// `rows` rows, one after another into `columns` (replacing its query columns); `number`
+    /// names the block in errors.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file on any inconsistency.
+    /// - Complexity: O(*k*) for the *k* rows of the blocks.
+    package static func decodeQueryBlocks(_ blocks: [(number: Int, reader: BinaryReader, rows: Int)], needs: QueryColumnNeeds = .all,
+                                          into columns: inout SampleColumns) throws {
         // Every block's columns are located first (headers only, nothing unpacked), then each
         // column is unpacked block after block straight into its array.
         var encoded: [EncodedQueryBlock] = []
         encoded.reserveCapacity(blocks.count)
         var offset = 0
         for block in blocks {
-            var blockReader = BinaryReader(reader, range: ranges[block].bytes)
-            encoded.append(try EncodedQueryBlock(&blockReader, rows: offset..<offset + ranges[block].rows))
-            guard blockReader.isAtEnd else { throw blockReader.corrupt("trailing bytes in block \(block)") }
-            offset += ranges[block].rows
+            var blockReader = block.reader
+            encoded.append(try EncodedQueryBlock(&blockReader, rows: offset..<offset + block.rows))
+            guard blockReader.isAtEnd else { throw blockReader.corrupt("trailing bytes in block \(block.number)") }
+            offset += block.rows
         }
         let rows = offset
         columns.start = [Int64](unsafeUninitializedCapacity: rows) { starts, initialized in

@@ -68,8 +68,10 @@ struct EncodedQueryBlock {
 
     /// Writes the block's start times.
     func decodeStarts(into starts: UnsafeMutableBufferPointer<Int64>) {
+        guard !rows.isEmpty else { return }
         let first = rows.lowerBound
-        var running = firstStart
+        // The first row is the first start whatever its stored difference.
+        var running = firstStart &- startSteps.value(at: 0) &* scale
         startSteps.forEach { row, step in
             running &+= step &* scale
             starts[first &+ row] = running

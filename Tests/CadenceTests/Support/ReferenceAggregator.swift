@@ -30,7 +30,9 @@ struct ReferenceInterval {
     var mostRecent: Double?
     var duration = 0.0
 
-    init(samples: [ReferenceSample], start b0: Int64, end b1: Int64, style: AggregationStyle) {
+    /// - Parameter mergesSources: Whether `mergedSum` and `duration` are computed (quadratic in
+    ///   the samples; dense tests whose samples never overlap compare `sum` instead).
+    init(samples: [ReferenceSample], start b0: Int64, end b1: Int64, style: AggregationStyle, mergesSources: Bool = true) {
         func overlap(_ sample: ReferenceSample) -> Int64 { min(sample.end, b1) - max(sample.start, b0) }
         let contributing = samples.filter { sample in
             sample.start == sample.end ? (b0 <= sample.start && sample.start < b1) : overlap(sample) > 0
@@ -41,7 +43,30 @@ struct ReferenceInterval {
             sum += sample.start == sample.end ? sample.value
                 : sample.value * Double(overlap(sample)) / Double(sample.end - sample.start)
         }
-        // Source merge: cut the interval at every sample edge; the best rank covering a slice wins it.
+        if mergesSources { merge(contributing, start: b0, end: b1) }
+        minimum = contributing.map(\.value).min()
+        maximum = contributing.map(\.value).max()
+        mostRecent = contributing.max { ($0.end, $0.start, $0.sequence) < ($1.end, $1.start, $1.sequence) }?.value
+        let weights = contributing.map { Double(max(0, overlap($0))) / 1e6 }
+        let totalWeight = weights.reduce(0, +)
+        switch style {
+        case .cumulative, .discreteArithmetic:
+            average = contributing.map(\.value).reduce(0, +) / Double(count)
+        case .discreteTemporallyWeighted:
+            average = totalWeight > 0
+                ? zip(contributing, weights).map { $0.value * $1 }.reduce(0, +) / totalWeight
+                : contributing.map(\.value).reduce(0, +) / Double(count)
+        case .discreteEquivalentContinuousLevel:
+            let energies = contributing.map { pow(10, $0.value / 10) }
+            let energy = totalWeight > 0
+                ? zip(energies, weights).map { $0 * $1 }.reduce(0, +) / totalWeight
+                : energies.reduce(0, +) / Double(count)
+            average = 10 * log10(energy)
+        }
+    }
+
+    /// Source merge: cut the interval at every sample edge; the best rank covering a slice wins it.
+    private mutating func merge(_ contributing: [ReferenceSample], start b0: Int64, end b1: Int64) {
         var cuts = Set([b0, b1])
         for sample in contributing {
             if sample.start > b0 && sample.start < b1 { cuts.insert(sample.start) }
@@ -61,25 +86,6 @@ struct ReferenceInterval {
                 $0.start < $0.end && $0.start <= sample.start && sample.start < $0.end && $0.rank < sample.rank
             }
             if !shadowed { mergedSum += sample.value }
-        }
-        minimum = contributing.map(\.value).min()
-        maximum = contributing.map(\.value).max()
-        mostRecent = contributing.max { ($0.end, $0.start, $0.sequence) < ($1.end, $1.start, $1.sequence) }?.value
-        let weights = contributing.map { Double(max(0, overlap($0))) / 1e6 }
-        let totalWeight = weights.reduce(0, +)
-        switch style {
-        case .cumulative, .discreteArithmetic:
-            average = contributing.map(\.value).reduce(0, +) / Double(count)
-        case .discreteTemporallyWeighted:
-            average = totalWeight > 0
-                ? zip(contributing, weights).map { $0.value * $1 }.reduce(0, +) / totalWeight
-                : contributing.map(\.value).reduce(0, +) / Double(count)
-        case .discreteEquivalentContinuousLevel:
-            let energies = contributing.map { pow(10, $0.value / 10) }
-            let energy = totalWeight > 0
-                ? zip(energies, weights).map { $0 * $1 }.reduce(0, +) / totalWeight
-                : energies.reduce(0, +) / Double(count)
-            average = 10 * log10(energy)
         }
     }
 }

@@ -49,8 +49,9 @@ extension TypeSnapshot {
     /// summary answers is not read at all; other chunks decode only the blocks whose summaries do
     /// not answer (all of them with ``ScanPlan/readsEveryRow``).
     ///
-    /// - Parameter minimumPartRows: The fewest rows in a part of a chunk (each part decompresses
-    ///   its chunk's query section again; tests lower it to split small chunks).
+    /// - Parameter minimumPartRows: The fewest rows in a part of a chunk (each part of a chunk
+    ///   file older than version 5 decompresses its chunk's whole query section again; tests lower
+    ///   it to split small chunks).
     /// - Complexity: O(*c*) for *c* chunks plus the decoded rows, divided among the cores.
     package func scan<Partial>(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int = 16_384,
                                _ body: (ScanPortion) throws -> Partial) throws -> [Partial] {

@@ -1,0 +1,245 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// Version 5 chunk files store each block of query columns on its own: any blocks decode alike
+/// however they are asked for, the older one-section layout still reads the same, damage to one
+/// block is found and named, and statistics over such chunks agree with the naive reference.
+@Suite("Chunk blocks")
+struct ChunkBlockTests {
+    /// Where the parts of a version 5 chunk file lie, read from FORMAT.md's layout (not by
+    /// ``ChunkFile``), so that tests can damage one part.
+    struct Layout {
+        /// The summary section, with its framing.
+        var summary: Range<Int>
+        /// The query block directory section, with its framing.
+        var directory: Range<Int>
+        /// Each query block's stored bytes.
+        var blocks: [Range<Int>]
+        /// The detail section, from its uncompressed length on.
+        var detail: Range<Int>
+
+        init(_ bytes: [UInt8]) throws {
+            func uint32(at offset: Int) -> Int { bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            summary = 10..<18 + uint32(at: 10)
+            directory = summary.upperBound..<summary.upperBound + 8 + uint32(at: summary.upperBound)
+            var reader = BinaryReader(Array(bytes[directory.lowerBound + 8..<directory.upperBound]), path: "layout")
+            var offset = directory.upperBound
+            blocks = []
+            for _ in 0..<(try reader.readVarint()) {
+                let stored = Int(try reader.readVarint())
+                _ = try reader.readVarint()
+                _ = try reader.read(UInt32.self)
+                blocks.append(offset..<offset + stored)
+                offset += stored
+            }
+            detail = offset..<offset + 12 + uint32(at: offset + 4)
+        }
+    }
+
+    /// The same columns as a version 4 chunk file: the query columns one compressed section.
+    static func versionFourChunk(_ columns: SampleColumns, typeIdentifier: String = "HKQuantityTypeIdentifierHeartRate",
+                                 style: AggregationStyle = .discreteArithmetic) throws -> [UInt8] {
+        let current = try ChunkFile.encode(columns, typeIdentifier: typeIdentifier, style: style)
+        let layout = try Layout(current.bytes)
+        var writer = BinaryWriter()
+        writer.write(bytes: Array(current.bytes[0..<8]))
+        writer.write(UInt16(4))
+        writer.write(bytes: Array(current.bytes[layout.summary]))
+        try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
+        writer.write(bytes: Array(current.bytes[layout.detail]))
+        return writer.bytes
+    }
+
+    static func encode(_ columns: SampleColumns) throws -> [UInt8] {
+        try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic).bytes
+    }
+
+    @Test("A new chunk file is version 5, one stored block per block summary, the detail section last")
+    func layout() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 4_000, seed: 21).sortedByStart()
+        let bytes = try Self.encode(columns)
+        let file = try ChunkFile(bytes: bytes, path: "chunk")
+        let layout = try Layout(bytes)
+        #expect(file.version == 5)
+        #expect(file.blocks.count > 2 && layout.blocks.count == file.blocks.count)
+        #expect(layout.detail.upperBound == bytes.count)
+    }
+
+    @Test("Any blocks, in any order and repeated, decode as the same rows of the whole chunk, in version 5 and version 4",
+          arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func blocksDecodeAsTheWhole(seed: UInt64) throws {
+        var random = TestRandom(seed: seed &* 31)
+        let columns = ColumnCodecTests.randomColumns(count: Int.random(in: 1...9_000, using: &random), seed: seed).sortedByStart()
+        for bytes in [try Self.encode(columns), try Self.versionFourChunk(columns)] {
+            let file = try ChunkFile(bytes: bytes, path: "chunk")
+            var whole = SampleColumns()
+            try file.decodeQueryColumns(into: &whole)
+            #expect(whole.start == columns.start && whole.end == columns.end && whole.sequence == columns.sequence)
+            #expect(whole.value.map(\.bitPattern) == columns.value.map(\.bitPattern) && whole.provenance == columns.provenance)
+            for _ in 0..<6 {
+                let chosen = (0..<Int.random(in: 1...4, using: &random)).map { _ in Int.random(in: 0..<file.blocks.count, using: &random) }
+                let needs: ColumnCodec.QueryColumnNeeds = Bool.random(using: &random) ? .all : []
+                var part = SampleColumns()
+                try file.decodeQueryBlocks(chosen, needs: needs, into: &part)
+                let rows = chosen.flatMap { file.blockRows[$0] }
+                let context = Comment(rawValue: "version \(file.version), blocks \(chosen)")
+                #expect(part.start == rows.map { whole.start[$0] } && part.end == rows.map { whole.end[$0] }, context)
+                #expect(part.value.map(\.bitPattern) == rows.map { whole.value[$0].bitPattern }, context)
+                // Flags are left empty when no decoded block has one.
+                let flags = part.flags.isEmpty ? [UInt8](repeating: 0, count: rows.count) : part.flags
+                #expect(flags == rows.map { whole.flags.isEmpty ? 0 : whole.flags[$0] }, context)
+                if needs == .all {
+                    #expect(part.provenance == rows.map { whole.provenance[$0] }, context)
+                    #expect(part.sequence == rows.map { whole.sequence[$0] }, context)
+                }
+            }
+        }
+    }
+
+    @Test("A flipped byte in one block's stored bytes fails that block, naming the file, and no other")
+    func damagedBlock() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 5_000, seed: 33).sortedByStart()
+        var bytes = try Self.encode(columns)
+        let layout = try Layout(bytes)
+        let damaged = layout.blocks.count / 2
+        bytes[layout.blocks[damaged].lowerBound + layout.blocks[damaged].count / 2] ^= 0x10
+        let file = try ChunkFile(bytes: bytes, path: "chunk-damaged")
+        var decoded = SampleColumns()
+        let error = #expect(throws: CadenceError.self) { try file.decodeQueryBlocks([damaged], into: &decoded) }
+        #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+        #expect(error?.message.contains("query block \(damaged)") == true, "\(String(describing: error))")
+        let others = file.blocks.indices.filter { $0 != damaged }
+        try file.decodeQueryBlocks(others, into: &decoded)
+        #expect(decoded.start == others.flatMap { file.blockRows[$0] }.map { columns.start[$0] })
+        #expect(throws: CadenceError.self) { try file.verify() }
+        #expect(throws: CadenceError.self) { try file.decodeQueryColumns(into: &decoded) }
+    }
+
+    @Test("A flipped byte in the block directory fails opening the chunk, naming the file")
+    func damagedDirectory() throws {
+        var bytes = try Self.encode(ColumnCodecTests.randomColumns(count: 3_000, seed: 34).sortedByStart())
+        let layout = try Layout(bytes)
+        bytes[layout.directory.upperBound - 3] ^= 0x01
+        let error = #expect(throws: CadenceError.self) { _ = try ChunkFile(bytes: bytes, path: "chunk-damaged") }
+        #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+    }
+
+    @Test("A store's damaged block is found by verify, fails the query that decodes it, and repair drops its chunk")
+    func damagedBlockInStore() throws {
+        let memory = MemoryFileSystem()
+        var options = HealthStore.Options()
+        options.chunkCapacity = 3_000
+        let samples = try StoreTests.randomSamples(count: 2_000, seed: 35)
+        do {
+            let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
+            try store.save(samples)
+            try store.flush()
+        }
+        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        let chunk = try #require(reader.snapshot().types.values.flatMap(\.chunks).max { $0.summary.count < $1.summary.count })
+        var bytes = try memory.readFile(chunk.path)
+        let layout = try Layout(bytes)
+        #expect(try chunk.file().version == 5)
+        bytes[layout.blocks[0].lowerBound] ^= 0x40
+        memory.overwrite(chunk.path, with: bytes)
+        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(reopened.verify().map(\.path) == [chunk.path])
+        let report = try HealthStore.repair(at: "/s", fileSystem: memory)
+        #expect(report.damage.map(\.path) == [chunk.path] && report.samplesLost == chunk.summary.count)
+        let repaired = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(repaired.verify().isEmpty)
+        #expect(try StoreTests.readAll(repaired).count == samples.count - chunk.summary.count)
+    }
+
+    /// Regular heart rates (every 10 s, some jittered, gaps, a second source now and then) and
+    /// step counts (10 s each, never overlapping) in a store of version 5 chunks, saved in batches; returns the reference samples
+    /// per type.
+    static func regularStore(seed: UInt64) throws -> (HealthStore, [QuantityType: [ReferenceSample]]) {
+        var random = TestRandom(seed: seed)
+        let store = HealthStore.inMemory(chunkCapacity: Int.random(in: 1_500...4_000, using: &random), flushThreshold: 3_000)
+        let base: Int64 = 1_711_238_400_000_000  // 2024-03-24T00:00:00Z, the week of Europe's spring change
+        let provenances = [QueryPropertyTests.watch, QueryPropertyTests.phone]
+        var reference: [QuantityType: [ReferenceSample]] = [:]
+        var time = base
+        for type in [QuantityType.heartRate, .stepCount] {
+            time = base
+            var sequence: Int64 = 0
+            for _ in 0..<4 {
+                var batch = QuantitySampleBatch(type: type)
+                for provenance in provenances { _ = batch.addProvenance(provenance) }
+                for _ in 0..<Int.random(in: 500...2_500, using: &random) {
+                    time += Int.random(in: 0..<200, using: &random) == 0 ? Int64.random(in: 1...20_000, using: &random) * 1_000_000
+                        : 10_000_000 + (Int.random(in: 0..<10, using: &random) == 0 ? Int64.random(in: 1...999, using: &random) * 1_000 : 0)
+                    let source = Int.random(in: 0..<30, using: &random) == 0 ? 1 : 0
+                    let length: Int64 = type == .stepCount ? 10_000_000 : 0
+                    let value = type == .stepCount ? Double(Int.random(in: 0...30, using: &random))
+                        : Double(Int.random(in: 450...1_800, using: &random)) / 10
+                    try batch.append(startTimestamp: time, endTimestamp: time + length, value: value, provenanceIndex: source)
+                    sequence += 1
+                    reference[type, default: []].append(ReferenceSample(
+                        start: time, end: time + length, value: value, source: provenances[source].source.name,
+                        rank: QueryPropertyTests.rank(source: source, userEntered: false), sequence: sequence))
+                }
+                try store.save(batch)
+            }
+        }
+        try store.flush()
+        return (store, reference)
+    }
+
+    @Test("Statistics over version 5 chunks, summaries answering whole blocks and edge blocks decoded alone, agree with the naive reference",
+          arguments: [UInt64(51), 52, 53])
+    func statisticsAgreeWithReference(seed: UInt64) throws {
+        let (store, reference) = try Self.regularStore(seed: seed)
+        for chunk in store.snapshot().types.values.flatMap(\.chunks) { #expect(try chunk.file().version == 5) }
+        var random = TestRandom(seed: seed &* 7)
+        let zones = ["UTC", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe"]
+        let intervals: [IntervalComponents] = [.minutes(30), .hours(1), .hours(3), .days(1)]
+        for round in 0..<6 {
+            let type = round % 2 == 0 ? QuantityType.heartRate : .stepCount
+            let samples = try #require(reference[type])
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try timeZone(named: zones[Int.random(in: 0..<zones.count, using: &random)])
+            let components = intervals[Int.random(in: 0..<intervals.count, using: &random)]
+            let anchor = Date(timestamp: 1_711_238_400_000_000 + Int64.random(in: 0..<96, using: &random) * 900_000_000)
+            let options: StatisticsOptions = type == .stepCount ? [.cumulativeSum, .mostRecent]
+                : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent]
+            let query = try StatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: .all, options: options,
+                                                      anchorDate: anchor, intervalComponents: components, calendar: calendar)
+            let collection = try store.execute(query)
+            let first = try #require(samples.first).start
+            let last = try #require(samples.last).end
+            var compared = 0
+            for statistics in try collection.statistics(from: Date(timestamp: first), to: Date(timestamp: last)) {
+                // Samples are in start order and last at most 10 s: the reference needs only those near the interval.
+                let b0 = statistics.startDate.timestamp
+                let b1 = statistics.endDate.timestamp
+                let near = samples[samples.partitionPoint { $0.start >= b0 - 10_000_000 }..<samples.partitionPoint { $0.start > b1 }]
+                let expected = ReferenceInterval(samples: Array(near), start: b0, end: b1, style: type.aggregationStyle,
+                                                 mergesSources: false)
+                let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) \(statistics.startDate)")
+                #expect(statistics.isEmpty == (expected.count == 0), context)
+                guard expected.count > 0 else { continue }
+                compared += 1
+                if type == .stepCount {
+                    // Step counts never overlap, so merging sources leaves the plain sum.
+                    #expect(nearlyEqual(statistics.sumQuantity()?.value, expected.sum), context)
+                } else {
+                    #expect(nearlyEqual(statistics.averageQuantity()?.value, expected.average), context)
+                    #expect(statistics.minimumQuantity()?.value == expected.minimum, context)
+                    #expect(statistics.maximumQuantity()?.value == expected.maximum, context)
+                }
+                #expect(statistics.mostRecentQuantity()?.value == expected.mostRecent, context)
+            }
+            #expect(compared > 0)
+        }
+    }
+}
