@@ -62,7 +62,7 @@ struct ChunkBlockTests {
         try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic).bytes
     }
 
-    @Test("A new chunk file is version 5, one stored block per block summary, the detail section last")
+    @Test("A new chunk file is version 5, one stored block per block summary, the detail section, then the payload section last")
     func layout() throws {
         let columns = ColumnCodecTests.randomColumns(count: 4_000, seed: 21).sortedByStart()
         let bytes = try Self.encode(columns)
@@ -70,7 +70,9 @@ struct ChunkBlockTests {
         let layout = try Layout(bytes)
         #expect(file.version == 5)
         #expect(file.blocks.count > 2 && layout.blocks.count == file.blocks.count)
-        #expect(layout.detail.upperBound == bytes.count)
+        var rest = BinaryReader(bytes, path: "chunk", range: layout.detail.upperBound..<bytes.count)
+        #expect(try PayloadSection.skip(&rest) == layout.detail.upperBound..<bytes.count)
+        #expect(rest.isAtEnd)
     }
 
     @Test("Any blocks, in any order and repeated, decode as the same rows of the whole chunk, in version 5 and version 4",
