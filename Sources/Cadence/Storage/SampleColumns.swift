@@ -37,6 +37,9 @@ package struct SampleColumns: Sendable {
     /// Each row's occurrence among identical records of its file (<doc:HowCadenceComputes#Identity>), part of its derived
     /// UUID; empty when every row's is 0, as it almost always is.
     package var occurrence: [UInt32] = []
+    /// Each row's device object address, which its provenance's device description holds without
+    /// (see ``Device/splittingObjectAddress(_:)``); 0 for none; empty when no row has one.
+    package var deviceAddress: [UInt64] = []
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
     private var metadataLookup: [[String: String]: Int32] = [:]
 
@@ -59,7 +62,7 @@ package struct SampleColumns: Sendable {
     /// Appends one row; optional fields materialise their column on first use.
     package mutating func append(start: Int64, end: Int64, value: Double, provenance: UInt32, sequence: Int64 = 0,
                                  flags: UInt8 = 0, uuid: UUID? = nil, creation: Int64? = nil,
-                                 metadata: [String: String] = [:], occurrence: UInt32 = 0) {
+                                 metadata: [String: String] = [:], occurrence: UInt32 = 0, deviceAddress: UInt64 = 0) {
         let row = count
         self.start.append(start)
         self.end.append(end)
@@ -85,6 +88,10 @@ package struct SampleColumns: Sendable {
         if occurrence != 0 || !self.occurrence.isEmpty {
             if self.occurrence.isEmpty { self.occurrence = [UInt32](repeating: 0, count: row) }
             self.occurrence.append(occurrence)
+        }
+        if deviceAddress != 0 || !self.deviceAddress.isEmpty {
+            if self.deviceAddress.isEmpty { self.deviceAddress = [UInt64](repeating: 0, count: row) }
+            self.deviceAddress.append(deviceAddress)
         }
     }
 
@@ -117,6 +124,10 @@ package struct SampleColumns: Sendable {
     @inline(__always)
     package func occurrence(at row: Int) -> UInt32 { occurrence.isEmpty ? 0 : occurrence[row] }
 
+    /// The row's device object address (0 for none).
+    @inline(__always)
+    package func deviceAddress(at row: Int) -> UInt64 { deviceAddress.isEmpty ? 0 : deviceAddress[row] }
+
     /// The row's metadata.
     package func metadata(at row: Int) -> [String: String] {
         guard !metadataIndex.isEmpty else { return [:] }
@@ -144,6 +155,7 @@ package struct SampleColumns: Sendable {
         Self.appendOptional(other.explicitUUIDs, to: &explicitUUIDs, existing: existing, added: other.count, absent: nil)
         Self.appendOptional(other.creation, to: &creation, existing: existing, added: other.count, absent: Self.absent)
         Self.appendOptional(other.occurrence, to: &occurrence, existing: existing, added: other.count, absent: 0)
+        Self.appendOptional(other.deviceAddress, to: &deviceAddress, existing: existing, added: other.count, absent: 0)
         guard !other.metadataIndex.isEmpty || !metadataIndex.isEmpty else { return }
         var numbers: [Int32] = [0]
         for metadata in other.metadataSets { numbers.append(metadataNumber(metadata)) }
@@ -164,9 +176,11 @@ package struct SampleColumns: Sendable {
         }
     }
 
-    /// Whether no row has flags, an explicit UUID, a creation time, metadata or an occurrence number.
+    /// Whether no row has flags, an explicit UUID, a creation time, metadata, an occurrence number
+    /// or a device address.
     package var hasOnlyQueryColumns: Bool {
         flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
+            && deviceAddress.isEmpty
     }
 
     /// The rows at `rows`, in that order.
@@ -185,7 +199,8 @@ package struct SampleColumns: Sendable {
         for row in rows {
             result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
                           sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
-                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row))
+                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row),
+                          deviceAddress: deviceAddress(at: row))
         }
         return result
     }
