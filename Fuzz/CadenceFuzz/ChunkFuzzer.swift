@@ -120,7 +120,8 @@ enum ChunkFuzzer {
             || (!columns.explicitUUIDs.isEmpty && columns.explicitUUIDs.count != columns.count)
             || (!columns.creation.isEmpty && columns.creation.count != columns.count)
             || (!columns.metadataIndex.isEmpty && columns.metadataIndex.count != columns.count)
-            || (!columns.payloads.isEmpty && columns.payloads.count != columns.count) {
+            || (!columns.payloads.isEmpty && columns.payloads.count != columns.count)
+            || (!columns.deviceAddress.isEmpty && columns.deviceAddress.count != columns.count) {
             fuzzFailure("decoded columns of different lengths")
         }
         for row in 0..<columns.count {
@@ -143,7 +144,8 @@ enum ChunkFuzzer {
               (0..<columns.count).allSatisfy({ again.explicitUUID(at: $0) == columns.explicitUUID(at: $0) }),
               (0..<columns.count).allSatisfy({ again.creation(at: $0) == columns.creation(at: $0) }),
               (0..<columns.count).allSatisfy({ again.metadata(at: $0) == columns.metadata(at: $0) }),
-              (0..<columns.count).allSatisfy({ (try? again.payload(at: $0)) == (try? columns.payload(at: $0)) })
+              (0..<columns.count).allSatisfy({ (try? again.payload(at: $0)) == (try? columns.payload(at: $0)) }),
+              (0..<columns.count).allSatisfy({ again.deviceAddress(at: $0) == columns.deviceAddress(at: $0) })
         else {
             fuzzFailure("decoded columns do not survive encoding and decoding")
         }

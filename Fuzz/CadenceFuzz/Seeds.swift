@@ -291,7 +291,7 @@ enum Seeds {
         return columns
     }
 
-    /// Rows with flags, explicit UUIDs, creation times, metadata and non-decimal values.
+    /// Rows with flags, explicit UUIDs, creation times, metadata, device addresses and non-decimal values.
     static func detailColumns() -> SampleColumns {
         var columns = SampleColumns()
         for row in 0..<9 {
@@ -300,7 +300,8 @@ enum Seeds {
                            sequence: Int64(10 + row), flags: row % 3 == 0 ? SampleFlags.userEntered : 0,
                            uuid: row % 2 == 0 ? UUID(uuidString: "7A1C3E4B-1111-4222-8333-94445555666\(row)") : nil,
                            creation: row % 4 == 0 ? nil : start + 5_000_000,
-                           metadata: row % 3 == 0 ? ["HKWasUserEntered": "1"] : row == 4 ? ["k": "v", "é": "ü"] : [:])
+                           metadata: row % 3 == 0 ? ["HKWasUserEntered": "1"] : row == 4 ? ["k": "v", "é": "ü"] : [:],
+                           deviceAddress: row % 2 == 1 ? 0x1_7428_F780 + UInt64(row) * 0x50 : 0)
         }
         return columns
     }

@@ -43,11 +43,14 @@ public final class HKDevice: NSObject, Sendable {
     /// Not kept by the store: always `nil`.
     public var udiDeviceIdentifier: String? { nil }
 
-    /// Whether `object` is a device with the same fields.
-    public override func isEqual(_ object: Any?) -> Bool { (object as? HKDevice)?.cadence == cadence }
+    /// Whether `object` is a device with the same fields. The object address an export wrote into
+    /// the device's description is not one: it differs from sample to sample of one device.
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKDevice)?.cadence.splittingObjectAddress.device == cadence.splittingObjectAddress.device
+    }
 
     /// A hash consistent with ``isEqual(_:)``.
-    public override var hash: Int { cadence.hashValue }
+    public override var hash: Int { cadence.splittingObjectAddress.device.hashValue }
 }
 
 /// A source at one version (HealthKit's `HKSourceRevision`).

@@ -59,6 +59,20 @@ struct StoreVersionFourTests {
         return try Contents(store)
     }
 
+    /// What version 4 kept of these contents: device descriptions without their object address
+    /// (the fixture's devices are all on quantity samples).
+    static func asVersionFourKept(_ contents: Contents) -> Contents {
+        var kept = contents
+        kept.quantities = contents.quantities.mapValues { samples in
+            samples.map { sample in
+                var sample = sample
+                sample.device = sample.device?.splittingObjectAddress.device
+                return sample
+            }
+        }
+        return kept
+    }
+
     static func manifestVersion(_ path: String) throws -> UInt16 {
         let bytes = try POSIXFileSystem().readFile(path + "/MANIFEST")
         return try FormatVersion.readHeader(bytes, magic: Manifest.magic, kind: "store manifest", path: path).version
@@ -70,8 +84,15 @@ struct StoreVersionFourTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.copyItem(atPath: Self.fixture.appendingPathComponent("store").path, toPath: path)
         #expect(try Self.manifestVersion(path) == 4)
-        let expected = try Self.reference()
-        #expect(expected.workouts.first?.routes.first?.locations.count == 15)
+        let reference = try Self.reference()
+        #expect(reference.workouts.first?.routes.first?.locations.count == 15)
+        // Version 4 kept the step count's device without its object address, and it reads so.
+        let steps = "HKQuantityTypeIdentifierStepCount"
+        #expect(reference.quantities[steps]?.compactMap(\.device?.rawDescription) == [
+            "<<HKDevice: 0x282e86490>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone15,2, software:17.4>"])
+        let expected = Self.asVersionFourKept(reference)
+        #expect(expected.quantities[steps]?.compactMap(\.device?.rawDescription) == [
+            "<<HKDevice>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone15,2, software:17.4>"])
 
         let old = try HealthStore.open(at: path, options: .readOnly)
         #expect(old.verify().isEmpty)
@@ -83,5 +104,14 @@ struct StoreVersionFourTests {
         let moved = try HealthStore.open(at: path, options: .readOnly)
         #expect(moved.verify().isEmpty)
         #expect(try Contents(moved) == expected)
+
+        // Importing the source again adds nothing (identity never depended on the address) and
+        // keeps the device as stored.
+        let again = try HealthStore.open(at: path)
+        let summary = try HealthDataImporter(store: again, parallelism: 1)
+            .importFile(atPath: Self.fixture.appendingPathComponent("export.xml").path)
+        #expect(summary.imported == 0 && summary.duplicates > 0)
+        #expect(try Contents(again) == expected)
+        try again.close()
     }
 }

@@ -284,7 +284,7 @@ struct SyntheticHealthDataTests {
         #expect(text.components(separatedBy: "<MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\"").count - 1
             == metadataCount)
         #expect(text.components(separatedBy: " </Record>\n").count - 1 == metadataCount)
-        #expect(text.contains("sourceName=\"Alex’s Apple Watch\" sourceVersion=\"10.1\" device=\"&lt;&lt;HKDevice&gt;, name:Apple Watch"))
+        #expect(text.contains("sourceName=\"Alex’s Apple Watch\" sourceVersion=\"10.1\" device=\"&lt;&lt;HKDevice: 0x2836a4f00&gt;, name:Apple Watch"))
         #expect(text.contains("unit=\"count/min\" creationDate=\"2024-01-01 "))
         #expect(text.contains(" +0100\" startDate=\"2024-01-01 "))
         #expect(text.contains("<Record type=\"HKQuantityTypeIdentifierBodyMass\" sourceName=\"Withings\" sourceVersion=\"6.3.1\" unit=\"kg\""))

@@ -39,12 +39,13 @@ public struct Device: Hashable, Sendable, Codable {
     /// Field values may contain commas (`hardware:Watch2,4`), so a field runs until the next
     /// `, key:` of a known key rather than the next comma.
     ///
-    /// **[Cadence rule]** The string is kept, except for the object address after `HKDevice:`
-    /// (`<<HKDevice: 0x1c0093ab0>, …` becomes `<<HKDevice>, …`): exports write a different
-    /// address on nearly every record, which would make every record's device distinct.
+    /// **[Cadence rule]** The string is kept verbatim, byte for byte, object address included
+    /// (`<<HKDevice: 0x1c0093ab0>, …`). Exports write a different address on nearly every record,
+    /// so the address takes no part in a sample's identity, and a store keeps it with each sample
+    /// rather than in its source dictionary (<doc:HowCadenceComputes#Identity>).
     public init(description: String) {
         self.init()
-        rawDescription = Self.removingObjectAddress(description)
+        rawDescription = description
         var text = Substring(description)
         if text.hasPrefix("<") { text = text.dropFirst() }
         if text.hasSuffix(">") { text = text.dropLast() }
@@ -76,15 +77,6 @@ public struct Device: Hashable, Sendable, Codable {
             default: break
             }
         }
-    }
-
-    /// `description` without the memory address of the exporting process's `HKDevice` object.
-    static func removingObjectAddress(_ description: String) -> String {
-        guard let marker = description.range(of: "HKDevice: 0x") else { return description }
-        var end = marker.upperBound
-        while end < description.endIndex, description[end].isHexDigit { end = description.index(after: end) }
-        return String(description[..<description.index(marker.lowerBound, offsetBy: "HKDevice".count)])
-            + String(description[end...])
     }
 
     /// The description string: the raw one if the device was parsed from one, else one built in

@@ -10,8 +10,9 @@ import Foundation
 extension QuantitySample {
     /// The deterministic UUID of a sample that arrived without one **[Cadence rule]** (<doc:HowCadenceComputes#Identity>): a
     /// version-8 UUID hashed from every attribute the record carries — type, source name, source
-    /// version, device description, canonical value, creation date, start, end and metadata (sorted
-    /// by key) — and its `occurrence` among identical records of the same file.
+    /// version, device description (less its object address), canonical value, creation date,
+    /// start, end and metadata (sorted by key) — and its `occurrence` among identical records of
+    /// the same file.
     ///
     /// So the same file imported twice adds nothing the second time, while two distinct objects
     /// that happen to look alike (occurrence 0 and 1) both stay.
@@ -131,7 +132,8 @@ package struct SampleIdentity {
         var hash = StableHash()
         hash.combine(provenance.source.name)
         combine(provenance.sourceVersion, into: &hash)
-        combine(provenance.device?.rawDescription, into: &hash)
+        // The device's object address is no part of identity (How Cadence computes, Identity).
+        combine(provenance.device?.rawDescription.map(Device.removingObjectAddress), into: &hash)
         return hash.finalize().0
     }
 

@@ -270,7 +270,7 @@ package struct ChunkFile: Sendable {
         var reader = BinaryReader(bytes, path: path, range: detailRange)
         let raw = try ChecksummedSection.readCompressed(&reader, name: "detail columns")
         var rawReader = BinaryReader(raw, path: path)
-        try ColumnCodec.decodeDetailColumns(&rawReader, into: &columns)
+        try ColumnCodec.decodeDetailColumns(&rawReader, into: &columns, deviceAddresses: version >= 5 ? .present : .absent)
         guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
         try attachPayloads(to: &columns, reading: readingPayloads)
         return columns

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Two sections: the *query* columns every statistic needs (start, duration, value, provenance,
 /// sequence, flags) and the *detail* columns only sample listings need (explicit UUIDs, creation
-/// times, metadata), so aggregation never decodes the second.
+/// times, metadata, occurrence numbers, device addresses), so aggregation never decodes the second.
 ///
 /// - Times: the largest of 1 s, 1 ms or 1 µs dividing every start difference and duration is the
 ///   scale; starts are stored as bit-packed differences from the previous start, durations
@@ -206,7 +206,26 @@ package enum ColumnCodec {
             previousRow = row
             writer.writeVarint(UInt64(columns.occurrence[row]))
         }
+        encodeDeviceAddresses(columns.deviceAddress, into: &writer)
         return writer.bytes
+    }
+
+    /// The device address column, last in the detail section (format version 5): whether any
+    /// row has an address; if so the smallest address, the shift that drops the low zero bits
+    /// every address shares above it (objects are aligned), and each row's `(address − smallest)
+    /// >> shift + 1` bit-packed, 0 for none. One export's addresses span a few hundred megabytes
+    /// of one process: about 3 bytes a row.
+    private static func encodeDeviceAddresses(_ addresses: [UInt64], into writer: inout BinaryWriter) {
+        let smallest = addresses.lazy.filter { $0 != 0 }.min()
+        writer.write(smallest != nil)
+        guard let smallest else { return }
+        let sharedBits = addresses.reduce(UInt64(0)) { $1 == 0 ? $0 : $0 | ($1 &- smallest) }
+        let shift = sharedBits == 0 ? 0 : sharedBits.trailingZeroBitCount
+        writer.write(smallest)
+        writer.write(UInt8(shift))
+        // `(address − smallest) >> shift` is below 2^64 − 1, so adding 1 never wraps to the 0 of "none".
+        BitPacking.encode(addresses.map { $0 == 0 ? 0 : Int64(bitPattern: ($0 &- smallest) >> UInt64(shift) &+ 1) },
+                          into: &writer)
     }
 
     // MARK: Decoding
@@ -316,8 +335,21 @@ package enum ColumnCodec {
             : []
     }
 
+    /// Whether a detail section holds the device address column, which format version 5 added
+    /// at its end.
+    package enum DeviceAddressColumn: Sendable {
+        /// Never (chunk files of versions 2 to 4): more bytes are damage.
+        case absent
+        /// Always (chunk files of version 5 on).
+        case present
+        /// When bytes remain after the occurrence numbers (write-ahead log records, which carry no
+        /// version: those written before version 5 end there).
+        case trailing
+    }
+
     /// Decodes the detail columns of `columns` (whose query columns are already decoded).
-    package static func decodeDetailColumns(_ reader: inout BinaryReader, into columns: inout SampleColumns) throws {
+    package static func decodeDetailColumns(_ reader: inout BinaryReader, into columns: inout SampleColumns,
+                                            deviceAddresses: DeviceAddressColumn = .trailing) throws {
         let count = columns.count
         let explicitCount = try reader.readCount(minimumItemSize: 17)
         columns.explicitUUIDs = []
@@ -372,6 +404,23 @@ package enum ColumnCodec {
                 }
                 columns.occurrence[row] = occurrence
             }
+        }
+        columns.deviceAddress = []
+        if deviceAddresses == .present || (deviceAddresses == .trailing && !reader.isAtEnd) {
+            try decodeDeviceAddresses(&reader, into: &columns)
+        }
+    }
+
+    /// Reads the column ``encodeDeviceAddresses(_:into:)`` wrote.
+    private static func decodeDeviceAddresses(_ reader: inout BinaryReader, into columns: inout SampleColumns) throws {
+        guard try reader.readBool() else { return }
+        let smallest = try reader.read(UInt64.self)
+        let shift = try reader.read(UInt8.self)
+        guard shift < 64 else { throw reader.corrupt("device address shift \(shift) out of range") }
+        var stored = [Int64](repeating: 0, count: columns.count)
+        try stored.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
+        columns.deviceAddress = stored.map {
+            $0 == 0 ? 0 : smallest &+ (UInt64(bitPattern: $0) &- 1) << UInt64(shift)
         }
     }
 }

@@ -44,6 +44,9 @@ package struct SampleColumns: Sendable {
     /// reads a row's from it (listings read a payload only when asked to). It describes the
     /// chunk's rows in order: rows selected or appended from these columns carry only ``payloads``.
     package var payloadSource: ChunkPayloads?
+    /// Each row's device object address, which its provenance's device description holds without
+    /// (see ``Device/splittingObjectAddress(_:)``); 0 for none; empty when no row has one.
+    package var deviceAddress: [UInt64] = []
     /// Where each of ``metadataSets`` is, for appends (rebuilt when it falls out of step).
     private var metadataLookup: [[String: String]: Int32] = [:]
 
@@ -66,7 +69,8 @@ package struct SampleColumns: Sendable {
     /// Appends one row; optional fields materialise their column on first use.
     package mutating func append(start: Int64, end: Int64, value: Double, provenance: UInt32, sequence: Int64 = 0,
                                  flags: UInt8 = 0, uuid: UUID? = nil, creation: Int64? = nil,
-                                 metadata: [String: String] = [:], occurrence: UInt32 = 0, payload: [UInt8] = []) {
+                                 metadata: [String: String] = [:], occurrence: UInt32 = 0, deviceAddress: UInt64 = 0,
+                                 payload: [UInt8] = []) {
         let row = count
         self.start.append(start)
         self.end.append(end)
@@ -96,6 +100,10 @@ package struct SampleColumns: Sendable {
         if !payload.isEmpty || !payloads.isEmpty {
             if payloads.isEmpty { payloads = [[UInt8]](repeating: [], count: row) }
             payloads.append(payload)
+        }
+        if deviceAddress != 0 || !self.deviceAddress.isEmpty {
+            if self.deviceAddress.isEmpty { self.deviceAddress = [UInt64](repeating: 0, count: row) }
+            self.deviceAddress.append(deviceAddress)
         }
     }
 
@@ -127,6 +135,10 @@ package struct SampleColumns: Sendable {
     /// The row's occurrence number (<doc:HowCadenceComputes#Identity>).
     @inline(__always)
     package func occurrence(at row: Int) -> UInt32 { occurrence.isEmpty ? 0 : occurrence[row] }
+
+    /// The row's device object address (0 for none).
+    @inline(__always)
+    package func deviceAddress(at row: Int) -> UInt64 { deviceAddress.isEmpty ? 0 : deviceAddress[row] }
 
     /// The row's metadata.
     package func metadata(at row: Int) -> [String: String] {
@@ -178,6 +190,7 @@ package struct SampleColumns: Sendable {
         Self.appendOptional(other.creation, to: &creation, existing: existing, added: other.count, absent: Self.absent)
         Self.appendOptional(other.occurrence, to: &occurrence, existing: existing, added: other.count, absent: 0)
         Self.appendOptional(other.payloads, to: &payloads, existing: existing, added: other.count, absent: [])
+        Self.appendOptional(other.deviceAddress, to: &deviceAddress, existing: existing, added: other.count, absent: 0)
         guard !other.metadataIndex.isEmpty || !metadataIndex.isEmpty else { return }
         var numbers: [Int32] = [0]
         for metadata in other.metadataSets { numbers.append(metadataNumber(metadata)) }
@@ -198,11 +211,11 @@ package struct SampleColumns: Sendable {
         }
     }
 
-    /// Whether no row has flags, an explicit UUID, a creation time, metadata, an occurrence number
-    /// or a payload.
+    /// Whether no row has flags, an explicit UUID, a creation time, metadata, an occurrence number,
+    /// a device address or a payload.
     package var hasOnlyQueryColumns: Bool {
         flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
-            && payloads.isEmpty
+            && deviceAddress.isEmpty && payloads.isEmpty
     }
 
     /// The rows at `rows`, in that order.
@@ -222,7 +235,7 @@ package struct SampleColumns: Sendable {
             result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
                           sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
                           creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row),
-                          payload: inlinePayload(at: row))
+                          deviceAddress: deviceAddress(at: row), payload: inlinePayload(at: row))
         }
         return result
     }

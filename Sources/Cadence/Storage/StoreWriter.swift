@@ -89,8 +89,12 @@ struct StoreWriter: Sendable {
                                        + "Cadence keeps types apart byte for byte and cannot store both")
             }
             typeNames[identifier] = identifier
-            // Map the batch's provenance indexes to store-wide numbers.
-            let numbers: [UInt32] = try batch.provenances.map { provenance in
+            // Map the batch's provenance indexes to store-wide numbers. The dictionary keeps each
+            // device description without its object address, the rows keep the address
+            // (How Cadence computes, Identity).
+            let split = batch.provenances.map(\.splittingDeviceAddress)
+            let addresses = split.map(\.address)
+            let numbers: [UInt32] = try split.map(\.provenance).map { provenance in
                 if let number = provenanceNumbers[provenance] ?? pendingNumbers[provenance] { return number }
                 guard allProvenances.count < HealthStore.maximumSources else {
                     throw CadenceError(.invalidArgument,
@@ -120,7 +124,13 @@ struct StoreWriter: Sendable {
             }
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
-            for row in 0..<columns.count { columns.provenance[row] = numbers[Int(columns.provenance[row])] }
+            let hasAddresses = addresses.contains { $0 != 0 }
+            if hasAddresses { columns.deviceAddress = [UInt64](repeating: 0, count: columns.count) }
+            for row in 0..<columns.count {
+                let batchNumber = Int(columns.provenance[row])
+                columns.provenance[row] = numbers[batchNumber]
+                if hasAddresses { columns.deviceAddress[row] = addresses[batchNumber] }
+            }
             prepared.append((type, columns))
         }
         guard !prepared.isEmpty else { return (snapshot, summary, nil) }

@@ -126,7 +126,8 @@ package enum LogEntry: Sendable {
             try ColumnCodec.decodeQueryColumns(&queryReader, count: count, into: &columns)
             let detail = try ChecksummedSection.readCompressed(&reader, name: "log detail columns")
             var detailReader = BinaryReader(detail, path: path)
-            try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns)
+            // Records written before format version 5 end their detail columns before the device addresses.
+            try ColumnCodec.decodeDetailColumns(&detailReader, into: &columns, deviceAddresses: .trailing)
             if withPayloads {
                 let range = try PayloadSection.skip(&reader)
                 columns.payloads = try PayloadSection(bytes: bytes, range: range, rowCount: columns.count, path: path)

@@ -146,7 +146,7 @@ extension StoredSample {
         init?(_ columns: SampleColumns, _ row: Int, provenances: [Provenance], identity: SampleIdentity) {
             let number = Int(columns.provenance[row])
             guard number < provenances.count else { return nil }
-            provenance = provenances[number]
+            provenance = provenances[number].restoringDeviceAddress(columns.deviceAddress(at: row))
             (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
             uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
             start = Date(timestamp: columns.start[row])

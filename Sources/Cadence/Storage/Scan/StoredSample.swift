@@ -39,7 +39,7 @@ package enum StoredSample {
                                identity: SampleIdentity) -> QuantitySample? {
         let number = Int(columns.provenance[row])
         guard number < provenances.count else { return nil }
-        let provenance = provenances[number]
+        let provenance = provenances[number].restoringDeviceAddress(columns.deviceAddress(at: row))
         let creation = columns.creation(at: row).map { Date(timestamp: $0) }
         return try? QuantitySample(
             uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
