@@ -45,6 +45,7 @@ struct ChunkBlockTests {
     }
 
     /// The same columns as a version 4 chunk file: the query columns one compressed section.
+    /// The columns must have no device addresses (version 4 had none).
     static func versionFourChunk(_ columns: SampleColumns, typeIdentifier: String = "HKQuantityTypeIdentifierHeartRate",
                                  style: AggregationStyle = .discreteArithmetic) throws -> [UInt8] {
         let current = try ChunkFile.encode(columns, typeIdentifier: typeIdentifier, style: style)
@@ -54,7 +55,9 @@ struct ChunkBlockTests {
         writer.write(UInt16(4))
         writer.write(bytes: Array(current.bytes[layout.summary]))
         try ChecksummedSection.writeCompressed(ColumnCodec.encodeQueryColumns(columns), into: &writer)
-        writer.write(bytes: Array(current.bytes[layout.detail]))
+        // Version 4's detail columns end before the device addresses' present flag (0 here:
+        // these columns have no addresses), and no payload section follows them.
+        try ChecksummedSection.writeCompressed(Array(ColumnCodec.encodeDetailColumns(columns).dropLast()), into: &writer)
         return writer.bytes
     }
 

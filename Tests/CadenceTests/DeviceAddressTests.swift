@@ -366,15 +366,9 @@ struct DeviceAddressTests {
         let bytes = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierStepCount", style: .cumulative).bytes
         let decoded = try ChunkFile(bytes: bytes, path: "chunk-1").decodeAllColumns()
         #expect(decoded.deviceAddress == columns.deviceAddress)
-        // Flip a bit in each byte from the detail section on, one byte at a time: past the magic
-        // and version, the summary (`length · CRC · payload`) and the query columns
-        // (`raw length · length · CRC · payload`).
-        var header = BinaryReader(bytes, path: "chunk-1")
-        _ = try header.readBytes(10)
-        _ = try header.readBytes(4 + Int(try header.read(UInt32.self)))
-        _ = try header.read(UInt32.self)
-        _ = try header.readBytes(4 + Int(try header.read(UInt32.self)))
-        for offset in header.offset..<bytes.count {
+        // Flip a bit in each byte of the detail section, one byte at a time.
+        let detail = try ChunkBlockTests.Layout(bytes).detail
+        for offset in detail {
             var damaged = bytes
             damaged[offset] ^= 0x10
             let error = expectCadenceError(.corruptFile) { _ = try ChunkFile(bytes: damaged, path: "chunk-1").decodeAllColumns() }
