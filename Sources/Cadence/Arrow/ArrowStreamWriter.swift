@@ -89,42 +89,27 @@ package struct ArrowStreamWriter {
             addBuffer(nulls > 0 ? Self.bitmap(column.validity ?? []) : [])
             switch column.values {
             case .integers(let values):
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(values.count * 8)
                 let width: Int = if case .int(let bits, _) = column.field.type { bits / 8 } else { 8 }
-                for value in values { Self.append(value, width: width, to: &bytes) }
-                addBuffer(bytes)
+                addBuffer(Self.littleEndian(values, width: width))
             case .doubles(let values):
                 // At the schema's width: a float32 column read in holds float32 values.
-                let isSingle = column.field.type == .float(bitWidth: 32)
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(values.count * 8)
-                for value in values {
-                    if isSingle {
-                        Self.append(Int64(Float(value).bitPattern), width: 4, to: &bytes)
-                    } else {
-                        Self.append(Int64(bitPattern: value.bitPattern), to: &bytes)
-                    }
+                if column.field.type == .float(bitWidth: 32) {
+                    addBuffer(Self.littleEndian(values.map { Int64(Float($0).bitPattern) }, width: 4))
+                } else {
+                    addBuffer(Self.littleEndian(values.map { Int64(bitPattern: $0.bitPattern) }, width: 8))
                 }
-                addBuffer(bytes)
             case .booleans(let values):
                 addBuffer(Self.bitmap(values))
             case .strings(let strings):
                 // large_utf8 has 64-bit offsets, utf8 32-bit ones.
                 let width = column.field.type == .utf8(large: true) ? 8 : 4
-                var offsets: [UInt8] = []
-                offsets.reserveCapacity(strings.offsets.count * width)
                 let first = strings.offsets.first ?? 0
-                for offset in strings.offsets { Self.append(Int64(offset - first), width: width, to: &offsets) }
-                addBuffer(offsets)
+                addBuffer(Self.littleEndian(strings.offsets.map { Int64($0 - first) }, width: width))
                 addBuffer(Array(strings.text))
             case .dictionary(let indices, _):
                 // The indices at the schema's index width; the entries went in a dictionary batch.
-                var bytes: [UInt8] = []
                 let width: Int = if case .int(let bits, _)? = column.field.dictionary?.indexType { bits / 8 } else { 4 }
-                bytes.reserveCapacity(indices.count * width)
-                for index in indices { Self.append(Int64(index), width: width, to: &bytes) }
-                addBuffer(bytes)
+                addBuffer(Self.littleEndian(indices.map { Int64($0) }, width: width))
             case .skipped:
                 throw CadenceError(.invalidArgument, "column '\(column.field.name)': a skipped column cannot be written")
             }
@@ -184,6 +169,22 @@ package struct ArrowStreamWriter {
     private mutating func emit(_ bytes: [UInt8]) throws {
         try sink(bytes)
         position += bytes.count
+    }
+
+    /// `values` as little-endian integers of `width` (1, 2, 4 or 8) bytes, each truncated to it.
+    private static func littleEndian(_ values: [Int64], width: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: values.count * width) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (index, value) in values.enumerated() {
+                switch width {
+                case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
+                case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+                case 4: raw.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+                default: raw.storeBytes(of: value.littleEndian, toByteOffset: 8 * index, as: Int64.self)
+                }
+            }
+            initialized = values.count * width
+        }
     }
 
     private static func append(_ value: Int64, width: Int = 8, to bytes: inout [UInt8]) {
