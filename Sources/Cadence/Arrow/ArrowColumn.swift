@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// UTF-8 strings stored end to end, as an Arrow `utf8` array keeps them.
 ///
 /// Strings read from a stream keep the message body they were read from as ``bytes``, so that
@@ -118,6 +120,43 @@ package struct ArrowColumn: Sendable {
         case .dictionary(let indices, let dictionary): return dictionary.withUTF8(indices[row], body)
         default: return body(nil)
         }
+    }
+
+    /// Whether each row holds the same text as the row before it (both null, or the same bytes;
+    /// false for the first row and for a column without text): runs of equal text found in one
+    /// pass over the buffers, for readers that act once per run.
+    ///
+    /// - Complexity: O(*n*) in the column's bytes.
+    package func repeatsPreviousText() -> [Bool] {
+        var repeats = [Bool](repeating: false, count: count)
+        guard count > 1 else { return repeats }
+        func sameValidity(_ row: Int) -> Bool { validity.map { $0[row] == $0[row - 1] } ?? true }
+        switch values {
+        case .dictionary(let indices, _):
+            for row in 1..<count where indices[row] == indices[row - 1] && sameValidity(row) { repeats[row] = true }
+        case .strings(let strings):
+            strings.bytes.withUnsafeBufferPointer { bytes in
+                strings.offsets.withUnsafeBufferPointer { offsets in
+                    for row in 1..<count where sameValidity(row) {
+                        if let validity, !validity[row] {
+                            repeats[row] = true
+                            continue
+                        }
+                        let start = offsets[row], length = offsets[row + 1] - start
+                        let previous = offsets[row - 1]
+                        guard length == start - previous else { continue }
+                        guard length > 0, let base = bytes.baseAddress else {
+                            repeats[row] = true
+                            continue
+                        }
+                        repeats[row] = memcmp(base + start, base + previous, length) == 0
+                    }
+                }
+            }
+        default:
+            break
+        }
+        return repeats
     }
 
     /// The number at `row`, or nil when it is null or not numeric.

@@ -92,26 +92,29 @@ public struct UserPartitionedArrowReader {
         }
         var kinds = RowKinds(keeping: type)
         var line = 0
-        // The current user's bytes: a row of the same user is told by comparing bytes, no string made.
-        var userBytes: [UInt8] = []
 
         while let batch = try reader.next() {
             let userValues = batch.columns[userIndex]
-            kinds.start(batch, columns: columns)
+            // Each column's runs of equal text, found once a batch: a row of the same user, or
+            // of another type's same provenance, costs no string and no comparison of its own.
+            let sameUser = userValues.repeatsPreviousText()
+            let rowKinds = kinds.kinds(of: batch.columns[columns.type])
+            let sameProvenance = kinds.keeping == nil ? [] : Self.repeatsPreviousProvenance(batch, columns: columns)
             for row in 0..<batch.count {
                 line += 1
-                let sameUser = users.user != nil && userValues.withUTF8(row) { $0?.elementsEqual(userBytes) ?? false }
-                if !sameUser {
+                if users.user == nil || row == 0 || !sameUser[row] {
                     let user = userValues.string(row) ?? ""
-                    try users.begin(user, line: line, userColumn: userColumn, body: body)
-                    userBytes = Array(user.utf8)
-                    kinds.userChanged()
+                    // A batch's first row may continue the user of the batch before.
+                    if row > 0 || !(users.user?.isIdentical(to: user) ?? false) {
+                        try users.begin(user, line: line, userColumn: userColumn, body: body)
+                    }
                 }
-                switch kinds.kind(of: row) {
+                switch rowKinds[row] {
                 case .collected:
                     users.addToCurrentUser { $0.add(row: row, of: batch, columns: columns, line: line) }
                 case .noted(let series):
-                    guard kinds.startsProvenance(row) else { continue }
+                    // The row before, of the same user, type and provenance, noted it already.
+                    if row > 0, sameProvenance[row], sameUser[row], rowKinds[row - 1] == rowKinds[row] { continue }
                     let fields = batch.columns
                     func text(_ index: Int?) -> String? {
                         guard let index, let text = fields[index].string(row), !text.isEmpty else { return nil }
@@ -132,62 +135,47 @@ public struct UserPartitionedArrowReader {
         return users.count
     }
 
-    /// The kind of each row of a batch, found from its type column once per distinct type; and,
-    /// for rows read for their source, whether a row starts a new provenance.
+    /// Whether each row has the type, source, version and device of the row before it.
+    private static func repeatsPreviousProvenance(_ batch: ArrowRecordBatch, columns: ArrowSampleColumns) -> [Bool] {
+        var repeats = batch.columns[columns.type].repeatsPreviousText()
+        for index in [columns.sourceName, columns.sourceVersion, columns.device] {
+            guard let index else { continue }
+            let same = batch.columns[index].repeatsPreviousText()
+            for row in repeats.indices where !same[row] { repeats[row] = false }
+        }
+        return repeats
+    }
+
+    /// The kind of each row of a batch, found from its type column once per distinct type.
     private struct RowKinds {
         /// The type whose rows are collected; nil to collect every row.
         let keeping: QuantityType?
         /// The series met, numbered in order.
         private(set) var series: [String] = []
         private var seriesNumbers: [ExactString: Int] = [:]
-        private var batch: ArrowRecordBatch?
-        private var columns: ArrowSampleColumns?
-        /// The kind of each entry of a dictionary-encoded type column.
-        private var entryKinds: [RowKind] = []
-        /// The last row of a plain type column whose kind was found, and that kind.
-        private var lastTextRow = -1
-        private var lastTextKind = RowKind.skipped
-        /// The last row whose provenance was noted, in this batch and user; -1 for none.
-        private var lastNotedRow = -1
 
         init(keeping: QuantityType?) { self.keeping = keeping }
 
-        mutating func start(_ batch: ArrowRecordBatch, columns: ArrowSampleColumns) {
-            self.batch = batch
-            self.columns = columns
-            lastTextRow = -1
-            lastNotedRow = -1
-            guard keeping != nil else { return }
-            if case .dictionary(_, let dictionary) = batch.columns[columns.type].values {
-                entryKinds = (0..<dictionary.count).map { kind(ofType: dictionary.string($0) ?? "") }
+        /// The kind of each row whose type `types` holds: each distinct entry of a
+        /// dictionary-encoded column looked at once, a plain column's text once per run.
+        mutating func kinds(of types: ArrowColumn) -> [RowKind] {
+            guard keeping != nil else { return [RowKind](repeating: .collected, count: types.count) }
+            var kinds: [RowKind] = []
+            kinds.reserveCapacity(types.count)
+            if case .dictionary(let indices, let dictionary) = types.values {
+                let entryKinds = (0..<dictionary.count).map { kind(ofType: dictionary.string($0) ?? "") }
+                for row in 0..<types.count { kinds.append(types.isNull(row) ? .collected : entryKinds[indices[row]]) }
+                return kinds
             }
-        }
-
-        mutating func userChanged() { lastNotedRow = -1 }
-
-        mutating func kind(of row: Int) -> RowKind {
-            guard keeping != nil, let batch, let columns else { return .collected }
-            let types = batch.columns[columns.type]
-            if types.isNull(row) { return .collected }
-            if case .dictionary(let indices, _) = types.values { return entryKinds[indices[row]] }
-            if lastTextRow >= 0, Self.sameText(types, lastTextRow, row) { return lastTextKind }
-            lastTextRow = row
-            lastTextKind = kind(ofType: types.string(row) ?? "")
-            return lastTextKind
-        }
-
-        /// Whether `row`, read for its source, may bring a provenance the row noted before it did
-        /// not: its type, source, version or device differs.
-        mutating func startsProvenance(_ row: Int) -> Bool {
-            guard let batch, let columns else { return true }
-            defer { lastNotedRow = row }
-            guard lastNotedRow >= 0 else { return true }
-            let fields = batch.columns
-            for index in [columns.type, columns.sourceName, columns.sourceVersion, columns.device] {
-                guard let index else { continue }
-                if !Self.sameText(fields[index], lastNotedRow, row) { return true }
+            let repeats = types.repeatsPreviousText()
+            for row in 0..<types.count {
+                if row > 0, repeats[row] {
+                    kinds.append(kinds[row - 1])
+                } else {
+                    kinds.append(types.isNull(row) ? .collected : kind(ofType: types.string(row) ?? ""))
+                }
             }
-            return false
+            return kinds
         }
 
         /// A row of type `identifier`: collected when it is filed in the type kept, else noted
@@ -201,23 +189,6 @@ public struct UserPartitionedArrowReader {
             series.append(seriesIdentifier)
             seriesNumbers[ExactString(seriesIdentifier)] = series.count - 1
             return .noted(series.count - 1)
-        }
-
-        /// Whether two rows of a text column hold the same text (both null, or the same bytes).
-        private static func sameText(_ column: ArrowColumn, _ first: Int, _ second: Int) -> Bool {
-            if case .dictionary(let indices, _) = column.values, indices[first] == indices[second],
-               column.isNull(first) == column.isNull(second) {
-                return true
-            }
-            return column.withUTF8(first) { left in
-                column.withUTF8(second) { right in
-                    switch (left, right) {
-                    case (nil, nil): true
-                    case (let left?, let right?): left.elementsEqual(right)
-                    default: false
-                    }
-                }
-            }
         }
     }
 }
