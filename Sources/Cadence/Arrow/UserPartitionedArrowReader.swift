@@ -164,7 +164,10 @@ public struct UserPartitionedArrowReader {
             kinds.reserveCapacity(types.count)
             if case .dictionary(let indices, let dictionary) = types.values {
                 let entryKinds = (0..<dictionary.count).map { kind(ofType: dictionary.string($0) ?? "") }
-                for row in 0..<types.count { kinds.append(types.isNull(row) ? .collected : entryKinds[indices[row]]) }
+                // A null entry's kind is already `.collected`; only the row's own nulls remain.
+                for row in 0..<types.count {
+                    kinds.append(types.validity.map { !$0[row] } ?? false ? .collected : entryKinds[indices[row]])
+                }
                 return kinds
             }
             let repeats = types.repeatsPreviousText()
