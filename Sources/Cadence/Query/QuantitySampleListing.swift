@@ -32,7 +32,13 @@ package struct QuantitySampleListing: Sendable {
     /// The UUID of the sample listed `index`-th, as the sample query gives it.
     package func uuid(at index: Int) -> UUID {
         let row = rows[index]
-        return identity.uuid(of: portions[Int(row.portion)], row: Int(row.row), metadataDigests: metadataDigests[Int(row.portion)])
+        return uuid(of: portions[Int(row.portion)], row: row)
+    }
+
+    /// The UUID of a listed row whose portion's columns the caller holds (`columns` is
+    /// `portions[row.portion]`): a writer going through a portion's rows copies its columns once.
+    package func uuid(of columns: SampleColumns, row: Row) -> UUID {
+        identity.uuid(of: columns, row: Int(row.row), metadataDigests: metadataDigests[Int(row.portion)])
     }
 }
 

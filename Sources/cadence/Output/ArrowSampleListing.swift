@@ -81,9 +81,16 @@ enum ArrowSampleListing {
         uuids.bytes.reserveCapacity(36 * count)
         uuids.offsets.reserveCapacity(count + 1)
         var metadata = keys.map { _ in [String?]() }
+        // A portion's columns are taken once for its run of rows, not copied (and retained) per row.
+        var portion = Int32(-1)
+        var portionColumns = SampleColumns()
         for index in range {
             let row = listing.rows[index]
-            let columns = listing.portions[Int(row.portion)]
+            if row.portion != portion {
+                portion = row.portion
+                portionColumns = listing.portions[Int(portion)]
+            }
+            let columns = portionColumns
             let at = Int(row.row)
             provenance.append(Int(columns.provenance[at]))
             start.append(columns.start[at])
@@ -92,7 +99,7 @@ enum ArrowSampleListing {
             let created = columns.creation(at: at)
             creation.append(created ?? 0)
             if created == nil { creationValid[index - range.lowerBound] = false }
-            appendText(of: listing.uuid(at: index), to: &uuids)
+            appendText(of: listing.uuid(of: columns, row: row), to: &uuids)
             guard !keys.isEmpty else { continue }
             let rowMetadata = columns.metadata(at: at)
             for (column, key) in keys.enumerated() { metadata[column].append(rowMetadata[key]) }
@@ -120,13 +127,23 @@ enum ArrowSampleListing {
     /// Appends `uuid` as `UUID.uuidString` spells it (upper-case hexadecimal, 8-4-4-4-12), without a string made.
     private static func appendText(of uuid: UUID, to strings: inout ArrowStrings) {
         let digits: StaticString = "0123456789ABCDEF"
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt32) = (0, 0, 0, 0, 0)
         withUnsafeBytes(of: uuid.uuid) { bytes in
-            digits.withUTF8Buffer { hex in
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 { strings.bytes.append(UInt8(ascii: "-")) }
-                    strings.bytes.append(hex[Int(byte >> 4)])
-                    strings.bytes.append(hex[Int(byte & 0x0F)])
+            withUnsafeMutableBytes(of: &text) { out in
+                digits.withUTF8Buffer { hex in
+                    var at = 0
+                    for (index, byte) in bytes.enumerated() {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            out[at] = UInt8(ascii: "-")
+                            at += 1
+                        }
+                        out[at] = hex[Int(byte >> 4)]
+                        out[at + 1] = hex[Int(byte & 0x0F)]
+                        at += 2
+                    }
                 }
+                // The 36 characters go in at once.
+                strings.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
             }
         }
         strings.offsets.append(strings.bytes.count)
