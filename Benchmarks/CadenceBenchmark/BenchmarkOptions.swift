@@ -36,6 +36,10 @@ struct BenchmarkOptions: Sendable {
     static let fullSuiteLimit = 100_000_000
     /// Whether every size gets the huge suite (`--huge`), so that it can be tried at a small size.
     var hugeSuiteForEverySize = false
+    /// Where `--write-batch-input` writes the many-user Arrow input (nothing is measured then).
+    var batchInputPath: String?
+    /// The users and days of that input.
+    var batchInputUsers = 20, batchInputDays = 14
 
     /// Whether `size` is measured with the huge suite: the dense profile alone, ingested while
     /// generating (with the process's peak memory), then its size, open time and the heart-rate
@@ -71,6 +75,11 @@ struct BenchmarkOptions: Sendable {
           --only TEXT         Measure only the figures whose name contains TEXT (repeatable, or
                               comma-separated), e.g. --only speedup. The kinds.… figures
                               are measured only when selected this way.
+          --write-batch-input FILE
+                              Write the input cadence batch --input is measured on and exit:
+                              20 users' 14 realistic days (seeds 1 to 20) as one Arrow stream
+                              with a user column (see Benchmarks/arrow/results.md).
+          --users N, --days N The users and days of --write-batch-input.
           -h, --help          Show this text.
         """
 
@@ -118,6 +127,12 @@ struct BenchmarkOptions: Sendable {
                 options.seed = seed
             case "--quick":
                 quick = true
+            case "--write-batch-input":
+                options.batchInputPath = try value(for: argument)
+            case "--users", "--days":
+                let text = try value(for: argument)
+                guard let count = Int(text), count >= 1 else { throw BenchmarkOptionsError("\(argument) needs a positive integer, not \(text)") }
+                if argument == "--users" { options.batchInputUsers = count } else { options.batchInputDays = count }
             case "--only":
                 let parts = try value(for: argument).split(separator: ",").map(String.init)
                 guard !parts.isEmpty else { throw BenchmarkOptionsError("--only needs some text") }

@@ -21,6 +21,11 @@ struct CadenceBenchmark {
                 print(BenchmarkOptions.usage)
                 return
             }
+            if let path = options.batchInputPath {
+                let count = try UserSamplesArrowInput.write(users: options.batchInputUsers, days: options.batchInputDays, to: path)
+                standardError("wrote \(count) samples of \(options.batchInputUsers) users to \(path)")
+                return
+            }
             try run(options, command: (["cadence-bench"] + arguments).joined(separator: " "))
         } catch let error as BenchmarkOptionsError {
             standardError("error: \(error)\n\n\(BenchmarkOptions.usage)")

@@ -5,18 +5,35 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// UTF-8 strings stored end to end, as an Arrow `utf8` array keeps them.
+///
+/// Strings read from a stream keep the message body they were read from as ``bytes``, so that
+/// reading a column copies no text: its strings are the bytes from `offsets[0]` to the last offset.
 package struct ArrowStrings: Sendable, Equatable {
     /// `count + 1` offsets into ``bytes``, checked to be non-decreasing and within it.
     package var offsets: [Int]
     package var bytes: [UInt8]
+
+    /// The same strings, whatever buffer holds them.
+    package static func == (lhs: ArrowStrings, rhs: ArrowStrings) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.bytes.withUnsafeBufferPointer { left in
+            rhs.bytes.withUnsafeBufferPointer { right in
+                (0..<lhs.count).allSatisfy { index in
+                    left[lhs.offsets[index]..<lhs.offsets[index + 1]].elementsEqual(right[rhs.offsets[index]..<rhs.offsets[index + 1]])
+                }
+            }
+        }
+    }
 
     package init() {
         offsets = [0]
         bytes = []
     }
 
-    /// Strings from checked offsets (the caller's guarantee: non-decreasing, from 0 to `bytes.count` at most).
+    /// Strings from checked offsets (the caller's guarantee: non-decreasing, within `bytes`).
     init(checkedOffsets offsets: [Int], bytes: [UInt8]) {
         self.offsets = offsets
         self.bytes = bytes
@@ -36,10 +53,13 @@ package struct ArrowStrings: Sendable, Equatable {
 
     /// Appends every string of `other` (a dictionary delta).
     mutating func append(contentsOf other: ArrowStrings) {
-        let base = bytes.count
-        bytes += other.bytes
+        let base = bytes.count - (other.offsets.first ?? 0)
+        bytes += other.text
         offsets += other.offsets.dropFirst().map { $0 + base }
     }
+
+    /// The bytes of the strings, end to end (what an Arrow `utf8` array's data buffer holds).
+    package var text: ArraySlice<UInt8> { bytes[(offsets.first ?? 0)..<(offsets.last ?? 0)] }
 }
 
 /// One column of a record batch, decoded and checked: its values in Swift arrays, so reading a
@@ -100,6 +120,43 @@ package struct ArrowColumn: Sendable {
         case .dictionary(let indices, let dictionary): return dictionary.withUTF8(indices[row], body)
         default: return body(nil)
         }
+    }
+
+    /// Whether each row holds the same text as the row before it (both null, or the same bytes;
+    /// false for the first row and for a column without text): runs of equal text found in one
+    /// pass over the buffers, for readers that act once per run.
+    ///
+    /// - Complexity: O(*n*) in the column's bytes.
+    package func repeatsPreviousText() -> [Bool] {
+        var repeats = [Bool](repeating: false, count: count)
+        guard count > 1 else { return repeats }
+        func sameValidity(_ row: Int) -> Bool { validity.map { $0[row] == $0[row - 1] } ?? true }
+        switch values {
+        case .dictionary(let indices, _):
+            for row in 1..<count where indices[row] == indices[row - 1] && sameValidity(row) { repeats[row] = true }
+        case .strings(let strings):
+            strings.bytes.withUnsafeBufferPointer { bytes in
+                strings.offsets.withUnsafeBufferPointer { offsets in
+                    for row in 1..<count where sameValidity(row) {
+                        if let validity, !validity[row] {
+                            repeats[row] = true
+                            continue
+                        }
+                        let start = offsets[row], length = offsets[row + 1] - start
+                        let previous = offsets[row - 1]
+                        guard length == start - previous else { continue }
+                        guard length > 0, let base = bytes.baseAddress else {
+                            repeats[row] = true
+                            continue
+                        }
+                        repeats[row] = memcmp(base + start, base + previous, length) == 0
+                    }
+                }
+            }
+        default:
+            break
+        }
+        return repeats
     }
 
     /// The number at `row`, or nil when it is null or not numeric.

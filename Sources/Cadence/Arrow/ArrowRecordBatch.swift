@@ -89,7 +89,7 @@ struct RecordBatchDecoder {
             return ArrowColumn(field: field, count: count, validity: nil, values: .skipped)
         }
         let validity = try Self.validity(slices[0], count: count, nullCount: Int(node.nullCount), field: field, context: context)
-        var values = try Self.values(type, slices: slices, count: count, field: field, context: context)
+        var values = try Self.values(type, slices: slices, body: body, count: count, field: field, context: context)
         if let encoding = field.dictionary {
             guard let dictionary = dictionaries[encoding.id] else {
                 throw context.error("column '\(field.name)' uses dictionary \(encoding.id), which no dictionary batch before it defines")
@@ -135,7 +135,7 @@ struct RecordBatchDecoder {
     }
 
     /// The values of an array of a type Cadence reads.
-    private static func values(_ type: ArrowType, slices: [ArraySlice<UInt8>], count: Int, field: ArrowField,
+    private static func values(_ type: ArrowType, slices: [ArraySlice<UInt8>], body: [UInt8], count: Int, field: ArrowField,
                                context: FlatBufferContext) throws -> ArrowColumn.Values {
         func require(_ bytes: Int, in slice: ArraySlice<UInt8>, _ what: String) throws {
             guard slice.count >= bytes else {
@@ -167,11 +167,9 @@ struct RecordBatchDecoder {
                 }
                 previous = offset
             }
-            // Offsets need not start at 0: the strings are the bytes from the first offset on.
-            let first = Int(offsets.first ?? 0)
-            let last = Int(offsets.last ?? 0)
-            return .strings(ArrowStrings(checkedOffsets: offsets.map { Int($0) - first },
-                                         bytes: Array(data[(data.startIndex + first)..<(data.startIndex + last)])))
+            // The strings stay in the body: offsets are moved to the body's positions, no byte is copied.
+            let base = data.startIndex
+            return .strings(ArrowStrings(checkedOffsets: offsets.map { Int($0) + base }, bytes: body))
         case .other:
             return .skipped
         }

@@ -52,6 +52,11 @@ package struct ArrowField: Sendable, Equatable {
     package struct Dictionary: Sendable, Equatable {
         package var id: Int64
         package var indexType: ArrowType
+
+        package init(id: Int64, indexType: ArrowType) {
+            self.id = id
+            self.indexType = indexType
+        }
     }
 
     package var name: String

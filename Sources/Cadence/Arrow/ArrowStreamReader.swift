@@ -211,18 +211,35 @@ package struct ArrowStreamReader {
         return (header, body, table)
     }
 
-    /// Reads a body as its bytes arrive, so a false length costs only the bytes really there.
+    /// Reads a body as its bytes arrive, so a false length costs only the bytes really there:
+    /// what is buffered first, then the rest straight from the source into the body (no copy
+    /// through the buffer), in pieces of at most ``directReadPiece`` bytes.
     private mutating func readBody(_ length: Int, fail: (String) -> CadenceError) throws -> [UInt8] {
-        var body: [UInt8] = []
-        while body.count < length {
-            if available == 0 { _ = try fill(min(length - body.count, 1 << 22)) }
-            guard available > 0 else { throw fail("the input ends after \(body.count) of the body's \(length) bytes") }
-            let take = min(available, length - body.count)
-            body += pending[consumed..<(consumed + take)]
-            try skip(take)
+        let buffered = min(available, length)
+        var body = Array(pending[consumed..<(consumed + buffered)])
+        try skip(buffered)
+        while body.count < length, fileBlocks == nil, !isExhausted {
+            let piece = min(length - body.count, Self.directReadPiece)
+            let read = try [UInt8](unsafeUninitializedCapacity: piece) { bytes, initialized in
+                var filled = 0
+                while filled < piece {
+                    let count = max(0, min(piece - filled, try source(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[filled...])))))
+                    if count == 0 { break }
+                    filled += count
+                }
+                initialized = filled
+            }
+            if body.isEmpty { body = read } else { body += read }
+            if read.count < piece { isExhausted = true }
+            offset += read.count
         }
+        guard body.count == length else { throw fail("the input ends after \(body.count) of the body's \(length) bytes") }
         return body
     }
+
+    /// The most bytes a body reads from the source before they have arrived: a false length
+    /// costs at most this much memory before the input runs out.
+    static let directReadPiece = 1 << 26
 
     private var available: Int { pending.count - consumed }
 

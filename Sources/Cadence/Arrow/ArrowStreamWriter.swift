@@ -27,6 +27,8 @@ package struct ArrowStreamWriter {
     /// Bytes written so far, and where each record batch's message starts (for a file's footer).
     private var position = 0
     private var blocks: [(offset: Int, metadataLength: Int, bodyLength: Int)] = []
+    /// Where each dictionary batch's message starts, for a file's footer.
+    private var dictionaryBlocks: [(offset: Int, metadataLength: Int, bodyLength: Int)] = []
 
     /// Starts the output: a file's magic, then the schema.
     ///
@@ -50,6 +52,27 @@ package struct ArrowStreamWriter {
               batch.columns.allSatisfy({ $0.count == batch.count }) else {
             throw CadenceError(.invalidArgument, "the batch's \(batch.columns.count) columns do not match the schema's \(schema.fields.count)")
         }
+        try emitRecordBatch(header: 3, batch, wrap: { $0 })
+    }
+
+    /// Writes (or, with `isDelta`, extends) the dictionary `id` of the schema's dictionary-encoded
+    /// columns: a column of its entries, before the first record batch that refers to them.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidArgument`` when no column of the schema uses `id`;
+    ///   what `write` throws.
+    package mutating func writeDictionary(id: Int64, _ entries: ArrowColumn, isDelta: Bool = false) throws {
+        guard schema.fields.contains(where: { $0.dictionary?.id == id }) else {
+            throw CadenceError(.invalidArgument, "no column of the schema uses dictionary \(id)")
+        }
+        let batch = ArrowRecordBatch(schema: ArrowSchema(fields: [entries.field]), count: entries.count, columns: [entries])
+        try emitRecordBatch(header: 2, batch) { recordBatch in
+            .table([.int64(id), .offset(recordBatch), .bool(isDelta)])
+        }
+    }
+
+    /// Writes the columns of `batch` as a message body: a record batch, or (`wrap`ped) a dictionary batch.
+    private mutating func emitRecordBatch(header: UInt8, _ batch: ArrowRecordBatch,
+                                          wrap: (FlatBufferValue) -> FlatBufferValue) throws {
         var body: [UInt8] = []
         var nodes: [UInt8] = []
         var buffers: [UInt8] = []
@@ -66,36 +89,29 @@ package struct ArrowStreamWriter {
             addBuffer(nulls > 0 ? Self.bitmap(column.validity ?? []) : [])
             switch column.values {
             case .integers(let values):
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(values.count * 8)
                 let width: Int = if case .int(let bits, _) = column.field.type { bits / 8 } else { 8 }
-                for value in values { Self.append(value, width: width, to: &bytes) }
-                addBuffer(bytes)
+                addBuffer(Self.littleEndian(values, width: width))
             case .doubles(let values):
                 // At the schema's width: a float32 column read in holds float32 values.
-                let isSingle = column.field.type == .float(bitWidth: 32)
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(values.count * 8)
-                for value in values {
-                    if isSingle {
-                        Self.append(Int64(Float(value).bitPattern), width: 4, to: &bytes)
-                    } else {
-                        Self.append(Int64(bitPattern: value.bitPattern), to: &bytes)
-                    }
+                if column.field.type == .float(bitWidth: 32) {
+                    addBuffer(Self.littleEndian(values.map { Int64(Float($0).bitPattern) }, width: 4))
+                } else {
+                    addBuffer(Self.littleEndian(values.map { Int64(bitPattern: $0.bitPattern) }, width: 8))
                 }
-                addBuffer(bytes)
             case .booleans(let values):
                 addBuffer(Self.bitmap(values))
             case .strings(let strings):
                 // large_utf8 has 64-bit offsets, utf8 32-bit ones.
                 let width = column.field.type == .utf8(large: true) ? 8 : 4
-                var offsets: [UInt8] = []
-                offsets.reserveCapacity(strings.offsets.count * width)
-                for offset in strings.offsets { Self.append(Int64(offset), width: width, to: &offsets) }
-                addBuffer(offsets)
-                addBuffer(strings.bytes)
-            case .dictionary, .skipped:
-                throw CadenceError(.invalidArgument, "column '\(column.field.name)': only plain columns are written")
+                let first = strings.offsets.first ?? 0
+                addBuffer(Self.littleEndian(strings.offsets.map { Int64($0 - first) }, width: width))
+                addBuffer(Array(strings.text))
+            case .dictionary(let indices, _):
+                // The indices at the schema's index width; the entries went in a dictionary batch.
+                let width: Int = if case .int(let bits, _)? = column.field.dictionary?.indexType { bits / 8 } else { 4 }
+                addBuffer(Self.littleEndian(indices.map { Int64($0) }, width: width))
+            case .skipped:
+                throw CadenceError(.invalidArgument, "column '\(column.field.name)': a skipped column cannot be written")
             }
         }
         let table = FlatBufferValue.table([
@@ -104,8 +120,12 @@ package struct ArrowStreamWriter {
             .offset(.structs(bytes: buffers, count: buffers.count / 16, alignment: 8)),
         ])
         let start = position
-        let metadataLength = try emitMessage(header: 3, table: table, body: body)
-        blocks.append((start, metadataLength, body.count))
+        let metadataLength = try emitMessage(header: header, table: wrap(table), body: body)
+        if header == 3 {
+            blocks.append((start, metadataLength, body.count))
+        } else {
+            dictionaryBlocks.append((start, metadataLength, body.count))
+        }
     }
 
     /// Ends the output: the end-of-stream marker, and for a file its footer and closing magic.
@@ -114,17 +134,18 @@ package struct ArrowStreamWriter {
     package mutating func finish() throws {
         try emit([0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
         guard format == .file else { return }
-        var blockBytes: [UInt8] = []
-        for block in blocks {
-            Self.append(Int64(block.offset), to: &blockBytes)
-            Self.append(Int64(block.metadataLength), width: 4, to: &blockBytes)
-            Self.append(0, width: 4, to: &blockBytes)
-            Self.append(Int64(block.bodyLength), to: &blockBytes)
+        func blockBytes(_ blocks: [(offset: Int, metadataLength: Int, bodyLength: Int)]) -> FlatBufferValue {
+            var bytes: [UInt8] = []
+            for block in blocks {
+                Self.append(Int64(block.offset), to: &bytes)
+                Self.append(Int64(block.metadataLength), width: 4, to: &bytes)
+                Self.append(0, width: 4, to: &bytes)
+                Self.append(Int64(block.bodyLength), to: &bytes)
+            }
+            return .structs(bytes: bytes, count: blocks.count, alignment: 8)
         }
         let footer = FlatBufferBuilder.buffer(root: .table([
-            .int16(4), .offset(schema.flatBuffer),
-            .offset(.structs(bytes: [], count: 0, alignment: 8)),
-            .offset(.structs(bytes: blockBytes, count: blocks.count, alignment: 8)),
+            .int16(4), .offset(schema.flatBuffer), .offset(blockBytes(dictionaryBlocks)), .offset(blockBytes(blocks)),
         ]))
         var trailer: [UInt8] = []
         Self.append(Int64(footer.count), width: 4, to: &trailer)
@@ -148,6 +169,22 @@ package struct ArrowStreamWriter {
     private mutating func emit(_ bytes: [UInt8]) throws {
         try sink(bytes)
         position += bytes.count
+    }
+
+    /// `values` as little-endian integers of `width` (1, 2, 4 or 8) bytes, each truncated to it.
+    private static func littleEndian(_ values: [Int64], width: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: values.count * width) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (index, value) in values.enumerated() {
+                switch width {
+                case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
+                case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+                case 4: raw.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+                default: raw.storeBytes(of: value.littleEndian, toByteOffset: 8 * index, as: Int64.self)
+                }
+            }
+            initialized = values.count * width
+        }
     }
 
     private static func append(_ value: Int64, width: Int = 8, to bytes: inout [UInt8]) {

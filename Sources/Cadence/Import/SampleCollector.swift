@@ -290,6 +290,27 @@ struct SampleCollector {
                             metadata: metadata)
     }
 
+    /// The series a record of type `identifier` is filed in by ``add(line:type:sourceName:unit:start:end:value:uuid:sourceVersion:device:creation:metadata:parsed:)``
+    /// (its batch, and the store's type): a quantity type's full identifier, a category type's
+    /// identifier; nil for a record filed in none.
+    static func seriesIdentifier(ofRecordType identifier: String) -> String? {
+        let isCategory = identifier.hasPrefix(CategoryType.identifierPrefix)
+        if !isCategory, identifier.hasPrefix(QuantityType.identifierPrefix) || QuantityType.known(identifier) != nil {
+            return QuantityType.known(identifier)?.identifier ?? QuantityType.fullIdentifier(identifier)
+        }
+        return (isCategory ? CategoryType(identifier: identifier) : CategoryType.known(identifier))?.identifier
+    }
+
+    /// Records the provenance of a record that is read but not collected (a reader keeping one
+    /// type's records only): its series' batch gets the provenance and no row, so that the
+    /// store's sources keep the order, and the devices, they have when every record is collected
+    /// (see <doc:HowCadenceComputes#Merging-sources>).
+    mutating func noteProvenance(ofSeries series: String, sourceName: String, sourceVersion: String?, device deviceText: String?) {
+        let batch = batchIndex(for: .series(series))
+        _ = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
+                                                    device: device(deviceText)))
+    }
+
     /// A record's dates, parsed (or as the reader parsed them) and in order; `nil` after
     /// rejecting the record with the reason.
     private mutating func dates(line: Int, start startText: String, end endText: String, creation creationText: String?,

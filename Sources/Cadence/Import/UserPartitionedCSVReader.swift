@@ -56,7 +56,7 @@ public struct UserPartitionedCSVReader {
         var reader = try CSVReader(path: name)
         var columns: CSVImportColumns?
         var userIndex = 0
-        var users = UserPartitions(name: name)
+        var users = UserPartitions<HealthStore>(name: name)
 
         func readHeader(_ header: CSVColumns?) throws {
             columns = try CSVImportColumns(header, path: name)

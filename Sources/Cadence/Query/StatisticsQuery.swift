@@ -45,17 +45,23 @@ extension HealthStore {
     ///
     /// - Complexity: O(*c*) for *c* chunks when their summaries answer, plus decoded samples.
     public func execute(_ query: StatisticsQuery) throws -> Statistics {
+        try read { try query.statistics(in: $0) }
+    }
+}
+
+extension StatisticsQuery {
+    /// The query's statistics over `snapshot`.
+    package func statistics(in snapshot: StoreSnapshot) throws -> Statistics {
+        let query = self
         let window = query.predicate.dateWindow
         let lower = window?.start ?? .min
         let upper = window?.end ?? .max
         // An empty window is an interval no sample contributes to.
         let isEmptyWindow = lower >= upper
-        let output = try read { snapshot in
-            try Aggregator(snapshot: snapshot, type: query.quantityType,
-                           predicate: isEmptyWindow ? .uuids([]) : query.predicate, options: query.options,
-                           edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
-                           sourcePriority: query.sourcePriority).run()
-        }
+        let output = try Aggregator(snapshot: snapshot, type: query.quantityType,
+                                    predicate: isEmptyWindow ? .uuids([]) : query.predicate, options: query.options,
+                                    edges: isEmptyWindow ? [Int64.min, Int64.max] : [lower, upper],
+                                    sourcePriority: query.sourcePriority).run()
         let accumulator = output.merged.first ?? StatisticsAccumulator()
         let builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
         let start = window?.start ?? (accumulator.count > 0 ? accumulator.earliestStart : 0)

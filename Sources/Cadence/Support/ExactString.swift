@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// A string that equals and hashes by its UTF-8 bytes, for text that identifies something: user
 /// identifiers, source names, type identifiers and metadata keys.
 ///
@@ -30,7 +32,18 @@ extension String {
     /// Whether the two strings hold the same UTF-8 bytes (unlike `==`, which is canonical equivalence).
     ///
     /// - Complexity: O(length).
-    package func isIdentical(to other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+    package func isIdentical(to other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        // Native strings compare their bytes at once (device descriptions run to 100 bytes and
+        // are compared per record); others byte by byte.
+        let contiguous = utf8.withContiguousStorageIfAvailable { lhs in
+            other.utf8.withContiguousStorageIfAvailable { rhs in
+                guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+                return memcmp(left, right, lhs.count) == 0
+            }
+        }
+        return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
 }
 
 extension Optional where Wrapped == String {

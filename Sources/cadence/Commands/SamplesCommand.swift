@@ -150,9 +150,13 @@ struct SamplesCommand: ParsableCommand {
                                                          sortDescriptors: sort))
             return WorkoutOutput.write(workouts, format: format, key: "samples", timeZone: resolved.timeZone, into: &output)
         case .quantity(let quantityType):
+            let query = SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit, sortDescriptors: sort)
+            // Arrow is written from the scan's columns, with no sample made per row.
+            if format == .arrow, let listing = try store.listing(query, of: quantityType) {
+                return try ArrowSampleListing.write(listing)
+            }
             (printed, valueHeading) = (
-                try store.execute(SampleQuery(quantityType: quantityType, predicate: resolved.predicate, limit: limit,
-                                              sortDescriptors: sort)).map(SampleOutput.printed),
+                try store.execute(query).map(SampleOutput.printed),
                 "Value (\(quantityType.canonicalUnit.unitString))")
         case .category(let categoryType):
             (printed, valueHeading) = (

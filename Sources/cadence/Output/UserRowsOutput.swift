@@ -54,27 +54,46 @@ struct UserRowsOutput {
         // An Arrow stream or file is told from CSV by its first bytes, which are then read again.
         var prefix = source.readData(ofLength: 8)
         let isArrow = ArrowStreamReader.looksLikeArrow(Array(prefix))
-        let read: (UnsafeMutableRawBufferPointer) throws -> Int = { buffer in
-            let data = prefix.isEmpty ? source.readData(ofLength: buffer.count) : prefix
-            prefix = Data()
-            data.copyBytes(to: buffer)
-            return data.count
+        let readInput: (UnsafeMutableRawBufferPointer) throws -> Int = { buffer in
+            guard prefix.isEmpty else {
+                let count = min(prefix.count, buffer.count)
+                prefix.prefix(count).copyBytes(to: buffer)
+                prefix = Data(prefix.dropFirst(count))
+                return count
+            }
+            // Straight into the reader's buffer: a large input is not copied through a `Data` first.
+            while true {
+                let count = read(source.fileDescriptor, buffer.baseAddress, buffer.count)
+                if count >= 0 { return count }
+                guard errno == EINTR else {
+                    throw CadenceError(.io, "the input cannot be read: \(String(cString: strerror(errno)))", path: name)
+                }
+            }
         }
-        let handleUser = { (user: String, store: HealthStore, summary: ImportSummary) throws in
+        let writeUser = { (user: String, summary: ImportSummary, report: () throws -> StatisticsReport) throws in
             for rejection in summary.rejections {
                 StandardStreams.writeError("Error: \(name):\(rejection.line): user '\(user)': \(rejection.reason)")
             }
             rejected += summary.rejected
-            let report = try request.report(in: store)
+            let report = try report()
             if format == .arrow { return try arrow.append(report, user: user) }
             if !wroteHeader { output.write(header(of: report)) }
             wroteHeader = true
             output.write(rows(of: report, user: user))
         }
-        if isArrow {
-            try UserPartitionedArrowReader(userColumn: userColumn, name: name).read(from: read, body: handleUser)
+        let handleUser = { (user: String, store: HealthStore, summary: ImportSummary) throws in
+            try writeUser(user, summary) { try request.report(in: store) }
+        }
+        let arrowReader = UserPartitionedArrowReader(userColumn: userColumn, name: name)
+        if isArrow, let type = request.knownQuantityType {
+            // Only the type's samples are read into columns, and the query runs on them: no store.
+            try arrowReader.read(from: readInput, keeping: type) { user, snapshot, summary in
+                try writeUser(user, summary) { try request.report(in: snapshot) }
+            }
+        } else if isArrow {
+            try arrowReader.read(from: readInput, body: handleUser)
         } else {
-            try UserPartitionedCSVReader(userColumn: userColumn, name: name).read(from: read, body: handleUser)
+            try UserPartitionedCSVReader(userColumn: userColumn, name: name).read(from: readInput, body: handleUser)
         }
         output.flush()
         if format == .arrow {

@@ -60,7 +60,11 @@ struct StatisticsIntervals: Sendable {
     ///   (`cadence batch` runs one query per core, each on one).
     /// - Throws: Whatever reading the store throws.
     func statistics(of query: StatisticsCollectionQuery, in store: HealthStore, parallelism: Int? = nil) throws -> [Statistics] {
-        let collection = try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query)
+        try statistics(of: try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query))
+    }
+
+    /// The statistics of `collection` for the intervals listed.
+    func statistics(of collection: StatisticsCollection) throws -> [Statistics] {
         // From the interval holding `from` to the one holding the last instant before `to`: every
         // interval that intersects [from, to), and no interval that starts at `to`.
         let lastInstant = Date(timestamp: to.timestamp - 1)

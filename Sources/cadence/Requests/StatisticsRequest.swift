@@ -69,14 +69,43 @@ struct StatisticsRequest: Sendable {
     func report(in store: HealthStore, parallelism: Int? = nil) throws -> StatisticsReport {
         let plan = try self.plan ?? Self.plan(for: try ArgumentValues.sampleType(arguments.type, in: store),
                                               arguments: arguments, filter: filter, priority: priority, store: store)
+        return try report(of: plan, collection: { query, intervals in
+            try intervals.statistics(of: query, in: store, parallelism: parallelism)
+        }, total: store.execute)
+    }
+
+    /// The quantity type of the request when Cadence knows it without a store (nil for a
+    /// category type): the samples a snapshot for ``report(in:)`` holds.
+    var knownQuantityType: QuantityType? {
+        switch plan?.query {
+        case .intervals(let query, _)?: query.category == nil ? query.quantityType : nil
+        case .total(let query)?: query.quantityType
+        case nil: nil
+        }
+    }
+
+    /// Runs the request on a snapshot of ``knownQuantityType``'s samples, as ``report(in:parallelism:)``
+    /// runs it on a store holding them.
+    ///
+    /// - Throws: ``CadenceError/Code/unknownType`` when the request's type is one only a store can name.
+    func report(in snapshot: StoreSnapshot) throws -> StatisticsReport {
+        guard let plan else { throw CadenceError(.unknownType, "\(arguments.type) is a type only a store can name") }
+        return try report(of: plan, collection: { query, intervals in
+            try intervals.statistics(of: try CollectionPlan(query, snapshot: snapshot).execute())
+        }, total: { try $0.statistics(in: snapshot) })
+    }
+
+    /// The report of `plan`, its statistics computed by `collection` (every interval) or `total`.
+    private func report(of plan: Plan, collection: (StatisticsCollectionQuery, StatisticsIntervals) throws -> [Statistics],
+                        total: (StatisticsQuery) throws -> Statistics) throws -> StatisticsReport {
         var report = plan.report
         switch plan.query {
         case .intervals(let query, let intervals):
-            for statistics in try intervals.statistics(of: query, in: store, parallelism: parallelism) {
+            for statistics in try collection(query, intervals) {
                 try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
             }
         case .total(let query):
-            let statistics = try store.execute(query)
+            let statistics = try total(query)
             // A total spans its samples; with no sample it spans the range asked for.
             if statistics.isEmpty {
                 try report.append(statistics, start: filter.from, end: filter.to)

@@ -66,16 +66,30 @@ extension TypeSnapshot {
     ///
     /// - Complexity: O(*n*) for the *n* rows of the portions the plan does not prune.
     package func forEachSelectedRow(_ plan: ScanPlan, _ body: (SampleColumns, Int) throws -> Void) throws {
+        try forEachSelectedPortion(plan) { columns, rows in
+            for row in rows { try body(columns, row) }
+        }
+    }
+
+    /// Calls `body` with each portion's columns and its selected rows, in the order of
+    /// ``forEachSelectedRow(_:_:)``: for readers that keep the columns rather than visit rows.
+    ///
+    /// - Complexity: O(*n*) for the *n* rows of the portions the plan does not prune.
+    package func forEachSelectedPortion(_ plan: ScanPlan, _ body: (SampleColumns, [Int]) throws -> Void) throws {
         let portions = (chunks.map { PortionToRead.chunk($0, part: 0, parts: 1) } + head.map(PortionToRead.head))
             .filter { plan.mayMatch($0.summary) }
         for portion in portions {
             let scanned = try portion.read(plan)
+            var selected: [Int] = []
             for block in scanned.blocks {
                 guard let rows = block.rows else { continue }
-                for row in rows where block.isWhollySelected || plan.selection.selects(scanned.columns, row) {
-                    try body(scanned.columns, row)
+                if block.isWhollySelected {
+                    selected += rows
+                } else {
+                    for row in rows where plan.selection.selects(scanned.columns, row) { selected.append(row) }
                 }
             }
+            try body(scanned.columns, selected)
         }
     }
 
