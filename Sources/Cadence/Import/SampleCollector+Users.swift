@@ -37,7 +37,7 @@ extension SampleCollector {
     mutating func takeUserSnapshot(of type: QuantityType) throws -> StoreSnapshot {
         var batches = takeBatches()
         var occurrences = OccurrenceCounter()
-        for index in batches.indices { occurrences.number(&batches[index]) }
+        for index in batches.indices { try occurrences.number(&batches[index]) }
         var provenances: [Provenance] = []
         var numbers: [Provenance: UInt32] = [:]
         var collected: (batch: QuantitySampleBatch, numbers: [UInt32])?
