@@ -197,6 +197,45 @@ struct ChunkBlockTests {
         #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
     }
 
+    @Test("A directory written by hand to FORMAT.md's layout reads back, and one whose counts or lengths do not add up fails opening")
+    func handWrittenDirectory() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 3_000, seed: 37).sortedByStart()
+        let original = try Self.encode(columns)
+        let layout = try Layout(original)
+        let encoded = ColumnCodec.blockBoundaries(columns).map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }
+        let raw = Array(encoded.joined())
+        // One group stored raw; `groupBlocks`, `lastLength` and `groupCount` are what the cases damage.
+        func chunk(groupCount: Int = 1, groupBlocks: Int? = nil, lastLength: Int? = nil) -> [UInt8] {
+            var directory = BinaryWriter()
+            directory.writeVarint(UInt64(encoded.count))
+            directory.writeVarint(UInt64(groupCount))
+            if groupCount > 0 {
+                directory.writeVarint(UInt64(raw.count))
+                directory.writeVarint(UInt64(raw.count))
+                directory.write(raw.withUnsafeBytes { CRC32C.checksum($0) })
+                directory.writeVarint(UInt64(groupBlocks ?? encoded.count))
+            }
+            for (index, block) in encoded.enumerated() {
+                directory.writeVarint(UInt64(index == encoded.count - 1 ? lastLength ?? block.count : block.count))
+            }
+            var writer = BinaryWriter()
+            writer.write(bytes: Array(original[..<layout.directory.lowerBound]))
+            ChecksummedSection.write(directory.bytes, into: &writer)
+            writer.write(bytes: raw + Array(original[layout.detail.lowerBound...]))
+            return writer.bytes
+        }
+        let file = try ChunkFile(bytes: chunk(), path: "chunk")
+        var decoded = SampleColumns()
+        try file.decodeQueryColumns(into: &decoded)
+        #expect(decoded.start == columns.start && decoded.value.map(\.bitPattern) == columns.value.map(\.bitPattern))
+        let last = try #require(encoded.last).count
+        for damaged in [chunk(groupCount: 0), chunk(groupBlocks: encoded.count - 1), chunk(groupBlocks: encoded.count + 1),
+                        chunk(lastLength: last - 1), chunk(lastLength: last + 1), chunk(lastLength: 0)] {
+            let error = #expect(throws: CadenceError.self) { _ = try ChunkFile(bytes: damaged, path: "chunk-damaged") }
+            #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+        }
+    }
+
     @Test("A store's damaged block is found by verify, fails the query that decodes it, and repair drops its chunk")
     func damagedBlockInStore() throws {
         let memory = MemoryFileSystem()
