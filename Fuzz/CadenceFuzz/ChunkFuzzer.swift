@@ -19,8 +19,9 @@ import Cadence
 ///   fed to ``ColumnCodec`` directly (no checksum, no LZ4).
 /// - `3`: as the raw parts of a chunk, framed into a valid chunk (compressed, checksummed) and
 ///   decoded: with bit `4` clear, a version 5 chunk from `varint length · summary · varint block
-///   count · (varint length · query block)… · detail columns` (with an empty payload section);
-///   with it set, a version 4 chunk from `varint length · summary · varint length · query columns
+///   count · (varint length · query block)… · detail columns` (with an empty payload section),
+///   its compression groups holding at most 1 + (first byte >> 3) blocks, so that small inputs
+///   still span several groups; with it set, a version 4 chunk from `varint length · summary · varint length · query columns
 ///   · detail columns`.
 ///
 /// A chunk's payload section (its directory and each payload block) is read row by row and
@@ -39,7 +40,8 @@ enum ChunkFuzzer {
         case 2: decodeRawColumns(body)
         default:
             let version: UInt16 = selector & 4 == 0 ? 5 : 4
-            expectingCadenceErrors("framing") { try framedChunk(body, version: version) }.map(decodeChunk)
+            let bound = ChunkFile.QueryGroupBound(blocks: 1 + Int(selector >> 3), bytes: ChunkFile.QueryGroupBound.standard.bytes)
+            expectingCadenceErrors("framing") { try framedChunk(body, version: version, bound: bound) }.map(decodeChunk)
         }
     }
 
@@ -170,8 +172,8 @@ enum ChunkFuzzer {
         return bytes
     }
 
-    /// Recomputes the checksums of a version 5 chunk's query blocks (each in the directory at
-    /// `offset`), then the directory's own; returns where the blocks end.
+    /// Recomputes the checksums of a version 5 chunk's query block groups (each in the directory
+    /// at `offset`), then the directory's own; returns where the groups end.
     static func refreshQueryBlocks(_ bytes: inout [UInt8], at offset: Int) -> Int {
         guard offset >= 0, offset <= bytes.count - 8 else { return bytes.count }
         let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
@@ -179,21 +181,22 @@ enum ChunkFuzzer {
         let payload = offset + 8
         guard length <= bytes.count - payload else { return bytes.count }
         var directory = BinaryReader(Array(bytes[payload..<payload + length]), path: path)
-        var block = payload + length
-        if let count = try? directory.readVarint() {
+        var group = payload + length
+        if (try? directory.readVarint()) != nil, let count = try? directory.readVarint() {
             for _ in 0..<count {
-                guard let stored = try? directory.readVarint(), stored <= UInt64(bytes.count - block),
+                guard let stored = try? directory.readVarint(), stored <= UInt64(bytes.count - group),
                       (try? directory.readVarint()) != nil, directory.remaining >= 4 else { break }
-                let checksum = bytes[block..<block + Int(stored)].withUnsafeBytes { CRC32C.checksum($0) }
+                let checksum = bytes[group..<group + Int(stored)].withUnsafeBytes { CRC32C.checksum($0) }
                 for index in 0..<4 {
                     bytes[payload + directory.offset + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(index)))
                 }
                 _ = try? directory.read(UInt32.self)
-                block += Int(stored)
+                group += Int(stored)
+                guard (try? directory.readVarint()) != nil else { break }
             }
         }
         _ = refreshSection(&bytes, at: offset)
-        return block
+        return group
     }
 
     /// Recomputes the checksum of the section framed at `offset`; returns where the next one starts.
@@ -210,7 +213,8 @@ enum ChunkFuzzer {
 
     /// A valid chunk frame of `version` (magic, version, checksummed summary, compressed and
     /// checksummed column sections) around raw parts taken from `body`.
-    static func framedChunk(_ body: [UInt8], version: UInt16) throws -> [UInt8] {
+    static func framedChunk(_ body: [UInt8], version: UInt16,
+                            bound: ChunkFile.QueryGroupBound = .standard) throws -> [UInt8] {
         var reader = BinaryReader(body, path: path)
         let summary = Array(try reader.readBlock())
         var writer = BinaryWriter()
@@ -219,7 +223,8 @@ enum ChunkFuzzer {
         ChecksummedSection.write(summary, into: &writer)
         if version >= 5 {
             let blockCount = try reader.readCount()
-            try ChunkFile.writeQueryBlocks(try (0..<blockCount).map { _ in Array(try reader.readBlock()) }, into: &writer)
+            try ChunkFile.writeQueryBlocks(try (0..<blockCount).map { _ in Array(try reader.readBlock()) }, bound: bound,
+                                            into: &writer)
         } else {
             try ChecksummedSection.writeCompressed(Array(try reader.readBlock()), into: &writer)
         }

@@ -9,9 +9,10 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// Version 5 chunk files store each block of query columns on its own: any blocks decode alike
-/// however they are asked for, the older one-section layout still reads the same, damage to one
-/// block is found and named, and statistics over such chunks agree with the naive reference.
+/// Version 5 chunk files store the query columns per block, in compression groups of
+/// consecutive blocks: any blocks decode alike however they are asked for, the older one-section
+/// layout still reads the same, damage to one group is found and named, and statistics over such
+/// chunks agree with the naive reference.
 @Suite("Chunk blocks")
 struct ChunkBlockTests {
     /// Where the parts of a version 5 chunk file lie, read from FORMAT.md's layout (not by
@@ -21,8 +22,8 @@ struct ChunkBlockTests {
         var summary: Range<Int>
         /// The query block directory section, with its framing.
         var directory: Range<Int>
-        /// Each query block's stored bytes.
-        var blocks: [Range<Int>]
+        /// Each compression group's stored bytes, with the blocks it holds.
+        var groups: [(stored: Range<Int>, blocks: Range<Int>)]
         /// The detail section, from its uncompressed length on.
         var detail: Range<Int>
 
@@ -32,13 +33,17 @@ struct ChunkBlockTests {
             directory = summary.upperBound..<summary.upperBound + 8 + uint32(at: summary.upperBound)
             var reader = BinaryReader(Array(bytes[directory.lowerBound + 8..<directory.upperBound]), path: "layout")
             var offset = directory.upperBound
-            blocks = []
+            var block = 0
+            _ = try reader.readVarint()
+            groups = []
             for _ in 0..<(try reader.readVarint()) {
                 let stored = Int(try reader.readVarint())
                 _ = try reader.readVarint()
                 _ = try reader.read(UInt32.self)
-                blocks.append(offset..<offset + stored)
+                let count = Int(try reader.readVarint())
+                groups.append((offset..<offset + stored, block..<block + count))
                 offset += stored
+                block += count
             }
             detail = offset..<offset + 12 + uint32(at: offset + 4)
         }
@@ -65,17 +70,39 @@ struct ChunkBlockTests {
         try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic).bytes
     }
 
-    @Test("A new chunk file is version 5, one stored block per block summary, the detail section, then the payload section last")
+    @Test("A new chunk file is version 5, its groups covering the block summaries in order within the bound, the payload section last")
     func layout() throws {
-        let columns = ColumnCodecTests.randomColumns(count: 4_000, seed: 21).sortedByStart()
+        let columns = ColumnCodecTests.randomColumns(count: 40_000, seed: 21).sortedByStart()
         let bytes = try Self.encode(columns)
         let file = try ChunkFile(bytes: bytes, path: "chunk")
         let layout = try Layout(bytes)
         #expect(file.version == 5)
-        #expect(file.blocks.count > 2 && layout.blocks.count == file.blocks.count)
+        #expect(file.blocks.count > 2 && layout.groups.count > 1)
+        #expect(layout.groups.map(\.blocks.lowerBound) == [0] + layout.groups.dropLast().map(\.blocks.upperBound))
+        #expect(layout.groups.last?.blocks.upperBound == file.blocks.count)
+        #expect(layout.groups.allSatisfy { $0.blocks.count <= ChunkFile.QueryGroupBound.standard.blocks })
         var rest = BinaryReader(bytes, path: "chunk", range: layout.detail.upperBound..<bytes.count)
         #expect(try PayloadSection.skip(&rest) == layout.detail.upperBound..<bytes.count)
         #expect(rest.isAtEnd)
+    }
+
+    @Test("Blocks are grouped in order, each group within the bound unless one block alone exceeds it",
+          arguments: [UInt64(1), 2, 3, 4])
+    func groupsWithinBound(seed: UInt64) {
+        var random = TestRandom(seed: seed)
+        let bound = ChunkFile.QueryGroupBound(blocks: Int.random(in: 1...6, using: &random), bytes: Int.random(in: 1...3_000, using: &random))
+        let lengths = (0..<Int.random(in: 0...60, using: &random)).map { _ in Int.random(in: 1...1_200, using: &random) }
+        let groups = bound.groups(lengths)
+        #expect(groups.flatMap { Array($0) } == Array(lengths.indices))
+        for (index, group) in groups.enumerated() {
+            #expect(!group.isEmpty && group.count <= bound.blocks)
+            let bytes = lengths[group].reduce(0, +)
+            #expect(group.count == 1 || bytes <= bound.bytes)
+            // Greedy: the next block would not have fitted.
+            if index + 1 < groups.count {
+                #expect(group.count == bound.blocks || bytes + lengths[group.upperBound] > bound.bytes)
+            }
+        }
     }
 
     @Test("Any blocks, in any order and repeated, decode as the same rows of the whole chunk, in version 5 and version 4",
@@ -89,8 +116,8 @@ struct ChunkBlockTests {
             try file.decodeQueryColumns(into: &whole)
             #expect(whole.start == columns.start && whole.end == columns.end && whole.sequence == columns.sequence)
             #expect(whole.value.map(\.bitPattern) == columns.value.map(\.bitPattern) && whole.provenance == columns.provenance)
-            for _ in 0..<6 {
-                let chosen = (0..<Int.random(in: 1...4, using: &random)).map { _ in Int.random(in: 0..<file.blocks.count, using: &random) }
+            for _ in 0..<10 {
+                let chosen = (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 0..<file.blocks.count, using: &random) }
                 let needs: ColumnCodec.QueryColumnNeeds = Bool.random(using: &random) ? .all : []
                 var part = SampleColumns()
                 try file.decodeQueryBlocks(chosen, needs: needs, into: &part)
@@ -109,23 +136,61 @@ struct ChunkBlockTests {
         }
     }
 
-    @Test("A flipped byte in one block's stored bytes fails that block, naming the file, and no other")
-    func damagedBlock() throws {
-        let columns = ColumnCodecTests.randomColumns(count: 5_000, seed: 33).sortedByStart()
+    @Test("A flipped byte in one group's stored bytes fails the blocks of that group, naming the file, and no other")
+    func damagedGroup() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 40_000, seed: 33).sortedByStart()
         var bytes = try Self.encode(columns)
         let layout = try Layout(bytes)
-        let damaged = layout.blocks.count / 2
-        bytes[layout.blocks[damaged].lowerBound + layout.blocks[damaged].count / 2] ^= 0x10
+        try #require(layout.groups.count > 1)
+        let damaged = layout.groups.count / 2
+        let group = layout.groups[damaged]
+        bytes[group.stored.lowerBound + group.stored.count / 2] ^= 0x10
         let file = try ChunkFile(bytes: bytes, path: "chunk-damaged")
         var decoded = SampleColumns()
-        let error = #expect(throws: CadenceError.self) { try file.decodeQueryBlocks([damaged], into: &decoded) }
-        #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
-        #expect(error?.message.contains("query block \(damaged)") == true, "\(String(describing: error))")
-        let others = file.blocks.indices.filter { $0 != damaged }
+        for block in [group.blocks.lowerBound, group.blocks.upperBound - 1] {
+            let error = #expect(throws: CadenceError.self) { try file.decodeQueryBlocks([block], into: &decoded) }
+            #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+            #expect(error?.message.contains("query block group \(damaged)") == true, "\(String(describing: error))")
+        }
+        let others = file.blocks.indices.filter { !group.blocks.contains($0) }
+        decoded = SampleColumns()
         try file.decodeQueryBlocks(others, into: &decoded)
         #expect(decoded.start == others.flatMap { file.blockRows[$0] }.map { columns.start[$0] })
         #expect(throws: CadenceError.self) { try file.verify() }
         #expect(throws: CadenceError.self) { try file.decodeQueryColumns(into: &decoded) }
+    }
+
+    @Test("Groups of one block, groups stored raw and groups past the byte bound decode as the whole chunk")
+    func groupBounds() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 20_000, seed: 36).sortedByStart()
+        let encoded = ColumnCodec.blockBoundaries(columns).map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }
+        let original = try Self.encode(columns)
+        let originalLayout = try Layout(original)
+        let reference = try ChunkFile(bytes: original, path: "chunk")
+        var whole = SampleColumns()
+        try reference.decodeQueryColumns(into: &whole)
+        // Random bytes do not compress, so those groups are stored as they are.
+        var random = TestRandom(seed: 36)
+        let incompressible = (0..<3).map { _ in (0..<40).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        for bound in [ChunkFile.QueryGroupBound(blocks: 1, bytes: 1 << 20), .init(blocks: 3, bytes: 1 << 20), .init(blocks: 64, bytes: 1)] {
+            var writer = BinaryWriter()
+            try ChunkFile.writeQueryBlocks(encoded, bound: bound, into: &writer)
+            let bytes = Array(original[..<originalLayout.directory.lowerBound]) + writer.bytes
+                + Array(original[originalLayout.detail.lowerBound...])
+            let layout = try Layout(bytes)
+            let file = try ChunkFile(bytes: bytes, path: "chunk")
+            #expect(layout.groups.count == (bound.blocks == 3 ? (encoded.count + 2) / 3 : encoded.count))
+            var decoded = SampleColumns()
+            try file.decodeQueryBlocks(Array(file.blocks.indices.reversed()), into: &decoded)
+            let rows = file.blocks.indices.reversed().flatMap { file.blockRows[$0] }
+            #expect(decoded.start == rows.map { whole.start[$0] } && decoded.value.map(\.bitPattern) == rows.map { whole.value[$0].bitPattern })
+            try file.verify()
+            var raw = BinaryWriter()
+            try ChunkFile.writeQueryBlocks(incompressible, bound: bound, into: &raw)
+            var reader = BinaryReader(raw.bytes, path: "raw")
+            _ = try ChecksummedSection.read(&reader, name: "directory")
+            #expect(reader.remaining == 120)
+        }
     }
 
     @Test("A flipped byte in the block directory fails opening the chunk, naming the file")
@@ -135,6 +200,45 @@ struct ChunkBlockTests {
         bytes[layout.directory.upperBound - 3] ^= 0x01
         let error = #expect(throws: CadenceError.self) { _ = try ChunkFile(bytes: bytes, path: "chunk-damaged") }
         #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+    }
+
+    @Test("A directory written by hand to FORMAT.md's layout reads back, and one whose counts or lengths do not add up fails opening")
+    func handWrittenDirectory() throws {
+        let columns = ColumnCodecTests.randomColumns(count: 3_000, seed: 37).sortedByStart()
+        let original = try Self.encode(columns)
+        let layout = try Layout(original)
+        let encoded = ColumnCodec.blockBoundaries(columns).map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }
+        let raw = Array(encoded.joined())
+        // One group stored raw; `groupBlocks`, `lastLength` and `groupCount` are what the cases damage.
+        func chunk(groupCount: Int = 1, groupBlocks: Int? = nil, lastLength: Int? = nil) -> [UInt8] {
+            var directory = BinaryWriter()
+            directory.writeVarint(UInt64(encoded.count))
+            directory.writeVarint(UInt64(groupCount))
+            if groupCount > 0 {
+                directory.writeVarint(UInt64(raw.count))
+                directory.writeVarint(UInt64(raw.count))
+                directory.write(raw.withUnsafeBytes { CRC32C.checksum($0) })
+                directory.writeVarint(UInt64(groupBlocks ?? encoded.count))
+            }
+            for (index, block) in encoded.enumerated() {
+                directory.writeVarint(UInt64(index == encoded.count - 1 ? lastLength ?? block.count : block.count))
+            }
+            var writer = BinaryWriter()
+            writer.write(bytes: Array(original[..<layout.directory.lowerBound]))
+            ChecksummedSection.write(directory.bytes, into: &writer)
+            writer.write(bytes: raw + Array(original[layout.detail.lowerBound...]))
+            return writer.bytes
+        }
+        let file = try ChunkFile(bytes: chunk(), path: "chunk")
+        var decoded = SampleColumns()
+        try file.decodeQueryColumns(into: &decoded)
+        #expect(decoded.start == columns.start && decoded.value.map(\.bitPattern) == columns.value.map(\.bitPattern))
+        let last = try #require(encoded.last).count
+        for damaged in [chunk(groupCount: 0), chunk(groupBlocks: encoded.count - 1), chunk(groupBlocks: encoded.count + 1),
+                        chunk(lastLength: last - 1), chunk(lastLength: last + 1), chunk(lastLength: 0)] {
+            let error = #expect(throws: CadenceError.self) { _ = try ChunkFile(bytes: damaged, path: "chunk-damaged") }
+            #expect(error?.code == .corruptFile && error?.path == "chunk-damaged")
+        }
     }
 
     @Test("A store's damaged block is found by verify, fails the query that decodes it, and repair drops its chunk")
@@ -153,7 +257,7 @@ struct ChunkBlockTests {
         var bytes = try memory.readFile(chunk.path)
         let layout = try Layout(bytes)
         #expect(try chunk.file().version == 5)
-        bytes[layout.blocks[0].lowerBound] ^= 0x40
+        bytes[layout.groups[0].stored.lowerBound] ^= 0x40
         memory.overwrite(chunk.path, with: bytes)
         let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
         #expect(reopened.verify().map(\.path) == [chunk.path])

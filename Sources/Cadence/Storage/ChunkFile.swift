@@ -9,8 +9,8 @@
 /// columns and its compressed detail columns (layout in FORMAT.md).
 ///
 /// The summary section is read without decompressing anything; the query columns are decoded for
-/// statistics (from version 5 each block is compressed on its own, so a block is decoded without
-/// its neighbours); the detail section only for sample listings.
+/// statistics (from version 5 in groups of consecutive blocks, so a block is decoded with a few
+/// neighbours, not the whole chunk); the detail section only for sample listings.
 package struct ChunkFile: Sendable {
     /// The magic bytes at the start of every chunk file.
     static let magic: [UInt8] = Array("CDNCHUNK".utf8)
@@ -38,21 +38,70 @@ package struct ChunkFile: Sendable {
     private enum QueryLayout: Sendable {
         /// Versions 2 to 4: one compressed section holding every block.
         case section(Range<Int>)
-        /// Version 5: each block stored on its own, in block order.
-        case blocks([StoredQueryBlock])
+        /// Version 5: runs of consecutive blocks, each run stored as one compression group.
+        case groups(QueryGroups)
     }
 
-    /// One block's query columns as a version 5 chunk file stores them.
-    private struct StoredQueryBlock: Sendable {
-        /// The stored bytes in the file: an LZ4 block, or the encoded block itself when
-        /// compressing did not make it smaller (then as long as ``rawLength``).
+    /// A version 5 chunk file's query block directory, resolved to positions in the file.
+    private struct QueryGroups: Sendable {
+        /// The groups in block order.
+        var groups: [StoredQueryGroup]
+        /// Per block, its group and its bytes within the group's encoded bytes.
+        var blocks: [(group: Int, encoded: Range<Int>)]
+    }
+
+    /// Consecutive blocks' query columns compressed together, as a version 5 chunk file stores them.
+    private struct StoredQueryGroup: Sendable {
+        /// The stored bytes in the file: an LZ4 block of the blocks' encoded bytes one after
+        /// another, or those bytes themselves when compressing did not make them smaller (then as
+        /// long as ``rawLength``).
         let stored: Range<Int>
-        /// The length of the encoded block.
+        /// The length of the group's encoded bytes.
         let rawLength: Int
         /// The CRC-32C of the stored bytes.
         let checksum: UInt32
 
         var isCompressed: Bool { stored.count != rawLength }
+    }
+
+    /// The most blocks, and the most encoded bytes, one compression group of a version 5 chunk
+    /// file holds (a single block over the byte bound is a group of its own).
+    ///
+    /// LZ4 matches within a group only, so larger groups compress better while a query decodes
+    /// more neighbours of the blocks it needs (FORMAT.md, "Query blocks", has the measurements).
+    package struct QueryGroupBound: Sendable {
+        /// The most blocks in a group.
+        package var blocks: Int
+        /// The most encoded bytes in a group.
+        package var bytes: Int
+
+        /// A bound of at most `blocks` blocks and `bytes` encoded bytes a group.
+        package init(blocks: Int, bytes: Int) {
+            self.blocks = blocks
+            self.bytes = bytes
+        }
+
+        /// The bound chunk files are written with: LZ4 matches at most 64 KiB back, so a larger
+        /// group would gain little, and the benchmark's dense chunks (about 24 KiB encoded) then
+        /// compress as well as one section.
+        package static let standard = QueryGroupBound(blocks: 128, bytes: 64 << 10)
+
+        /// Splits blocks of the given encoded lengths into runs within the bound, in order.
+        func groups(_ lengths: [Int]) -> [Range<Int>] {
+            var groups: [Range<Int>] = []
+            var start = 0
+            var length = 0
+            for (index, blockLength) in lengths.enumerated() {
+                if index > start, index - start >= blocks || length + blockLength > bytes {
+                    groups.append(start..<index)
+                    start = index
+                    length = 0
+                }
+                length += blockLength
+            }
+            if start < lengths.count { groups.append(start..<lengths.count) }
+            return groups
+        }
     }
 
     /// Serialises sorted `columns` into a chunk file's bytes.
@@ -84,23 +133,30 @@ package struct ChunkFile: Sendable {
     }
 
     /// Writes encoded query blocks as version 5 stores them: a checksummed directory (the block
-    /// count, then per block its stored length, encoded length and the CRC-32C of its stored
-    /// bytes), then each block's stored bytes: an LZ4 block, or the encoded block itself when LZ4
-    /// does not make it smaller.
-    package static func writeQueryBlocks(_ blocks: [[UInt8]], into writer: inout BinaryWriter) throws {
-        let stored = try blocks.map { block in
-            let compressed = try block.withUnsafeBytes { try LZ4Codec.compress($0) }
-            return compressed.count < block.count ? compressed : block
+    /// count; the group count; per group its stored length, encoded length, the CRC-32C of its
+    /// stored bytes and its block count; then per block its encoded length), then each group's
+    /// stored bytes: an LZ4 block of its blocks' encoded bytes, or those bytes themselves when LZ4
+    /// does not make them smaller.
+    package static func writeQueryBlocks(_ blocks: [[UInt8]], bound: QueryGroupBound = .standard,
+                                         into writer: inout BinaryWriter) throws {
+        let groups = bound.groups(blocks.map(\.count))
+        let stored = try groups.map { group in
+            let encoded = Array(blocks[group].joined())
+            let compressed = try encoded.withUnsafeBytes { try LZ4Codec.compress($0) }
+            return (encoded: encoded.count, bytes: compressed.count < encoded.count ? compressed : encoded)
         }
-        var directory = BinaryWriter(capacity: blocks.count * 8 + 4)
+        var directory = BinaryWriter(capacity: groups.count * 12 + blocks.count * 2 + 8)
         directory.writeVarint(UInt64(blocks.count))
-        for (block, bytes) in zip(blocks, stored) {
-            directory.writeVarint(UInt64(bytes.count))
-            directory.writeVarint(UInt64(block.count))
-            directory.write(bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        directory.writeVarint(UInt64(groups.count))
+        for (group, stored) in zip(groups, stored) {
+            directory.writeVarint(UInt64(stored.bytes.count))
+            directory.writeVarint(UInt64(stored.encoded))
+            directory.write(stored.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+            directory.writeVarint(UInt64(group.count))
         }
+        for block in blocks { directory.writeVarint(UInt64(block.count)) }
         ChecksummedSection.write(directory.bytes, into: &writer)
-        for bytes in stored { writer.write(bytes: bytes) }
+        for group in stored { writer.write(bytes: group.bytes) }
     }
 
     /// Parses a chunk file's header and summaries, checking the summary checksum (and in version 5
@@ -129,7 +185,7 @@ package struct ChunkFile: Sendable {
         }
         blockRows = ranges
         if version >= 5 {
-            query = .blocks(try Self.readQueryDirectory(&reader, blockCount: blockCount))
+            query = .groups(try Self.readQueryDirectory(&reader, blockCount: blockCount))
         } else {
             let queryStart = reader.offset
             _ = try reader.read(UInt32.self)
@@ -148,35 +204,62 @@ package struct ChunkFile: Sendable {
         self.path = path
     }
 
-    /// Reads a version 5 query block directory, and steps over the blocks it describes.
-    private static func readQueryDirectory(_ reader: inout BinaryReader, blockCount: Int) throws -> [StoredQueryBlock] {
+    /// Reads a version 5 query block directory, and steps over the groups it describes.
+    private static func readQueryDirectory(_ reader: inout BinaryReader, blockCount: Int) throws -> QueryGroups {
         var directory = BinaryReader(Array(try ChecksummedSection.read(&reader, name: "query block directory")),
                                      path: reader.path)
         guard try directory.readVarint() == UInt64(blockCount) else {
             throw directory.corrupt("the query block directory does not list one entry per block summary")
         }
-        var stored: [StoredQueryBlock] = []
-        stored.reserveCapacity(blockCount)
+        let groupCount = Int(clamping: try directory.readVarint())
+        guard groupCount <= blockCount else { throw directory.corrupt("more query block groups than blocks") }
+        var groups: [StoredQueryGroup] = []
+        var groupBlocks: [Int] = []
+        groups.reserveCapacity(groupCount)
         var offset = reader.offset
         let end = reader.offset + reader.remaining
-        for _ in 0..<blockCount {
+        for _ in 0..<groupCount {
             let storedLength = Int(clamping: try directory.readVarint())
             guard storedLength <= end - offset else {
-                throw CadenceError(.corruptFile, "the query blocks run past the end of the file", path: reader.path)
+                throw CadenceError(.corruptFile, "the query block groups run past the end of the file", path: reader.path)
             }
             let rawLength = Int(clamping: try directory.readVarint())
-            // A block is stored raw when LZ4 does not shrink it, and LZ4 expands at most 255 times.
+            // A group is stored raw when LZ4 does not shrink it, and LZ4 expands at most 255 times.
             guard storedLength > 0, rawLength >= storedLength,
                   rawLength <= storedLength * LZ4Codec.maximumExpansion + 16 else {
-                throw directory.corrupt("a query block of \(storedLength) stored bytes claims \(rawLength) bytes")
+                throw directory.corrupt("a query block group of \(storedLength) stored bytes claims \(rawLength) bytes")
             }
             let checksum = try directory.read(UInt32.self)
-            stored.append(StoredQueryBlock(stored: offset..<offset + storedLength, rawLength: rawLength, checksum: checksum))
+            let count = Int(clamping: try directory.readVarint())
+            guard count > 0, count <= blockCount - groupBlocks.reduce(0, +) else {
+                throw directory.corrupt("a query block group of \(count) blocks where \(blockCount) blocks are listed")
+            }
+            groups.append(StoredQueryGroup(stored: offset..<offset + storedLength, rawLength: rawLength, checksum: checksum))
+            groupBlocks.append(count)
             offset += storedLength
+        }
+        guard groupBlocks.reduce(0, +) == blockCount else {
+            throw directory.corrupt("the query block groups hold \(groupBlocks.reduce(0, +)) of \(blockCount) blocks")
+        }
+        var blocks: [(group: Int, encoded: Range<Int>)] = []
+        blocks.reserveCapacity(blockCount)
+        for (group, count) in groupBlocks.enumerated() {
+            var start = 0
+            for _ in 0..<count {
+                let length = Int(clamping: try directory.readVarint())
+                guard length > 0, length <= groups[group].rawLength - start else {
+                    throw directory.corrupt("query block \(blocks.count) runs past its group's encoded bytes")
+                }
+                blocks.append((group, start..<start + length))
+                start += length
+            }
+            guard start == groups[group].rawLength else {
+                throw directory.corrupt("the blocks of query block group \(group) do not fill its encoded bytes")
+            }
         }
         guard directory.isAtEnd else { throw directory.corrupt("trailing bytes in the query block directory") }
         _ = try reader.readBytes(offset - reader.offset)
-        return stored
+        return QueryGroups(groups: groups, blocks: blocks)
     }
 
     /// The number of samples.
@@ -198,8 +281,8 @@ package struct ChunkFile: Sendable {
             var rawReader = BinaryReader(raw, path: path)
             try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
             guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
-        case .blocks(let stored):
-            try decodeQueryBlocks(Array(stored.indices), into: &columns)
+        case .groups(let stored):
+            try decodeQueryBlocks(Array(stored.blocks.indices), into: &columns)
         }
     }
 
@@ -217,47 +300,58 @@ package struct ChunkFile: Sendable {
             var reader = BinaryReader(bytes, path: path, range: range)
             let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
             try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
-        case .blocks(let stored):
-            for block in blocks where !stored.indices.contains(block) {
+        case .groups(let stored):
+            for block in blocks where !stored.blocks.indices.contains(block) {
                 throw CadenceError(.corruptFile, "query block \(block) out of range", path: path)
             }
             try ColumnCodec.decodeQueryBlocks(try readers(of: blocks, stored), needs: needs, into: &columns)
         }
     }
 
-    /// Readers over the encoded bytes of version 5 query blocks, each checked against its
-    /// checksum: a block stored raw is read in place, the compressed ones are decompressed into
-    /// one buffer.
-    private func readers(of blocks: [Int], _ stored: [StoredQueryBlock]) throws
+    /// Readers over the encoded bytes of version 5 query blocks. Each group holding a needed
+    /// block is checked against its checksum once; a group stored raw is read in place, a
+    /// compressed one is decompressed once into a shared buffer, only as far as its last needed
+    /// block.
+    private func readers(of blocks: [Int], _ stored: QueryGroups) throws
         -> [(number: Int, reader: BinaryReader, rows: Int)]
     {
+        // Per needed group, how far into its encoded bytes the needed blocks reach.
+        var reach: [Int: Int] = [:]
+        for block in blocks {
+            let (group, encoded) = stored.blocks[block]
+            reach[group] = max(reach[group] ?? 0, encoded.upperBound)
+        }
+        let needed = reach.keys.sorted()
         var decompressedLength = 0
-        for block in blocks where stored[block].isCompressed { decompressedLength += stored[block].rawLength }
-        var starts: [Int] = []
-        starts.reserveCapacity(blocks.count)
+        for group in needed where stored.groups[group].isCompressed { decompressedLength += reach[group] ?? 0 }
+        var starts: [Int: Int] = [:]
         let decompressed = try bytes.withUnsafeBytes { file in
             try [UInt8](unsafeUninitializedCapacity: decompressedLength) { buffer, initialized in
                 let output = UnsafeMutableRawBufferPointer(buffer)
-                for block in blocks {
-                    let location = stored[block]
+                for group in needed {
+                    let location = stored.groups[group]
                     let input = UnsafeRawBufferPointer(rebasing: file[location.stored])
                     guard CRC32C.checksum(input) == location.checksum else {
-                        throw CadenceError(.corruptFile, "query block \(block) fails its checksum", path: path)
+                        throw CadenceError(.corruptFile, "query block group \(group) fails its checksum", path: path)
                     }
-                    starts.append(initialized)
                     guard location.isCompressed else { continue }
-                    let end = initialized + location.rawLength
+                    let length = reach[group] ?? 0
+                    let end = initialized + length
                     try LZ4Codec.decompress(input, into: UnsafeMutableRawBufferPointer(rebasing: output[initialized..<end]),
-                                            path: path)
+                                            whole: length == location.rawLength, path: path)
+                    starts[group] = initialized
                     initialized = end
                 }
             }
         }
-        return zip(blocks, starts).map { block, start in
-            let location = stored[block]
-            let reader = location.isCompressed
-                ? BinaryReader(decompressed, path: path, range: start..<start + location.rawLength)
-                : BinaryReader(bytes, path: path, range: location.stored)
+        return blocks.map { block in
+            let (group, encoded) = stored.blocks[block]
+            let reader = if let start = starts[group] {
+                BinaryReader(decompressed, path: path, range: start + encoded.lowerBound..<start + encoded.upperBound)
+            } else {
+                BinaryReader(bytes, path: path,
+                             range: stored.groups[group].stored.lowerBound + encoded.lowerBound..<stored.groups[group].stored.lowerBound + encoded.upperBound)
+            }
             return (block, reader, blockRows[block].count)
         }
     }

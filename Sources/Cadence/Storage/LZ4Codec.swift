@@ -33,22 +33,25 @@ package enum LZ4Codec {
         return output
     }
 
-    /// Decompresses an LZ4 block that must expand to exactly `decompressedCount` bytes, into `output`.
+    /// Decompresses an LZ4 block into `output`: the block must expand to exactly `output`'s
+    /// size, or, unless `whole`, to at least that size, of which only that first part is decoded.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming `path` when the block is malformed or
     ///   expands to a different size; LZ4's safe decoder never reads or writes out of bounds.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n*) for the *n* bytes decoded.
     ///
-    /// The corresponding C function is `LZ4_decompress_safe`.
+    /// The corresponding C functions are `LZ4_decompress_safe` and `LZ4_decompress_safe_partial`.
     package static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                                   path: String) throws {
-        if output.isEmpty && input.isEmpty { return }
+                                   whole: Bool = true, path: String) throws {
+        if output.isEmpty && (input.isEmpty || !whole) { return }
         guard input.count <= Int(Int32.max), output.count <= Int(Int32.max) else {
             throw CadenceError(.corruptFile, "an LZ4 block is larger than 2 GiB", path: path)
         }
-        let result = LZ4_decompress_safe(input.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                          output.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                          Int32(input.count), Int32(output.count))
+        let source = input.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let destination = output.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let result = whole
+            ? LZ4_decompress_safe(source, destination, Int32(input.count), Int32(output.count))
+            : LZ4_decompress_safe_partial(source, destination, Int32(input.count), Int32(output.count), Int32(output.count))
         guard result == Int32(output.count) else {
             throw CadenceError(.corruptFile, "an LZ4 block does not decompress (code \(result))", path: path)
         }
