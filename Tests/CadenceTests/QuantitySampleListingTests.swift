@@ -41,6 +41,7 @@ struct QuantitySampleListingTests {
                 let columns = listing.portions[Int(row.portion)]
                 let at = Int(row.row)
                 let provenance = listing.provenances[Int(columns.provenance[at])]
+                    .restoringDeviceAddress(columns.deviceAddress(at: at))
                 #expect(listing.uuid(at: index) == sample.uuid)
                 #expect(Date(timestamp: columns.start[at]) == sample.startDate && Date(timestamp: columns.end[at]) == sample.endDate)
                 #expect(columns.value[at] == sample.value)

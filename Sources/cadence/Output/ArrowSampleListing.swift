@@ -27,12 +27,13 @@ enum ArrowSampleListing {
             ArrowField(name: name, type: .utf8(large: false), dictionary: .init(id: id, indexType: .int(bitWidth: 32, signed: true)))
         }
         let provenances = listing.provenances
+        let devices = deviceEntries(listing)
         let dictionaries: [(field: ArrowField, entries: ArrowColumn)] = [
             (encoded("type", 0), ArrowColumn(name: "type", strings: [listing.type.identifier])),
             (encoded("sourceName", 1), ArrowColumn(name: "sourceName", strings: provenances.map(\.source.name))),
             (encoded("unit", 2), ArrowColumn(name: "unit", strings: [listing.type.canonicalUnit.unitString])),
             (encoded("sourceVersion", 3), ArrowColumn(name: "sourceVersion", strings: provenances.map(\.sourceVersion))),
-            (encoded("device", 4), ArrowColumn(name: "device", strings: provenances.map { $0.device?.descriptionString })),
+            (encoded("device", 4), ArrowColumn(name: "device", strings: devices.entries)),
         ]
         let fields = [dictionaries[0].field, dictionaries[1].field, dictionaries[2].field,
                       ArrowField(name: "startDate", type: timestamp), ArrowField(name: "endDate", type: timestamp),
@@ -44,9 +45,44 @@ enum ArrowSampleListing {
         for (field, entries) in dictionaries { try writer.writeDictionary(id: field.dictionary?.id ?? 0, entries) }
         for first in stride(from: 0, to: listing.rows.count, by: batchRows) {
             let range = first..<min(listing.rows.count, first + batchRows)
-            try writer.write(batch(listing, rows: range, schema: schema, dictionaries: dictionaries.map(\.entries), keys: keys))
+            try writer.write(batch(listing, rows: range, schema: schema, dictionaries: dictionaries.map(\.entries), keys: keys,
+                                   deviceIndices: devices.rowIndices.map { Array($0[range]) }))
         }
         try writer.finish()
+    }
+
+    /// The device column's dictionary and, when some row keeps its device's object address, each
+    /// listed row's entry: one entry per provenance, and one per provenance and address, so the
+    /// column gives every device description back as it was imported (How Cadence computes:
+    /// Identity). Without addresses the rows' provenance numbers index the entries.
+    ///
+    /// - Complexity: O(*n*) for the *n* listed rows when some row has an address, else O(*p*).
+    private static func deviceEntries(_ listing: QuantitySampleListing) -> (entries: [String?], rowIndices: [Int]?) {
+        var entries = listing.provenances.map { $0.device?.descriptionString }
+        guard listing.portions.contains(where: { !$0.deviceAddress.isEmpty }) else { return (entries, nil) }
+        struct AddressedDevice: Hashable { let provenance: UInt32, address: UInt64 }
+        var numbers: [AddressedDevice: Int] = [:]
+        var indices = [Int]()
+        indices.reserveCapacity(listing.rows.count)
+        for row in listing.rows {
+            let columns = listing.portions[Int(row.portion)]
+            let at = Int(row.row)
+            let number = columns.provenance[at]
+            let address = columns.deviceAddress(at: at)
+            guard address != 0 else {
+                indices.append(Int(number))
+                continue
+            }
+            let key = AddressedDevice(provenance: number, address: address)
+            if let index = numbers[key] {
+                indices.append(index)
+                continue
+            }
+            numbers[key] = entries.count
+            indices.append(entries.count)
+            entries.append(listing.provenances[Int(number)].restoringDeviceAddress(address).device?.descriptionString)
+        }
+        return (entries, indices)
     }
 
     /// The metadata keys of the listed rows, sorted.
@@ -68,7 +104,7 @@ enum ArrowSampleListing {
 
     /// Rows `range` of the listing as a record batch.
     private static func batch(_ listing: QuantitySampleListing, rows range: Range<Int>, schema: ArrowSchema,
-                              dictionaries: [ArrowColumn], keys: [String]) -> ArrowRecordBatch {
+                              dictionaries: [ArrowColumn], keys: [String], deviceIndices: [Int]?) -> ArrowRecordBatch {
         let count = range.count
         var provenance = [Int](), start = [Int64](), end = [Int64](), value = [Double](), creation = [Int64]()
         provenance.reserveCapacity(count)
@@ -116,7 +152,7 @@ enum ArrowSampleListing {
             ArrowColumn(field: ArrowField(name: "endDate", type: timestamp), count: count, validity: nil, values: .integers(end)),
             ArrowColumn(field: ArrowField(name: "value", type: .float(bitWidth: 64)), count: count, validity: nil, values: .doubles(value)),
             ArrowColumn(field: ArrowField(name: "uuid", type: .utf8(large: false)), count: count, validity: nil, values: .strings(uuids)),
-            indexed(3, provenance), indexed(4, provenance),
+            indexed(3, provenance), indexed(4, deviceIndices ?? provenance),
             ArrowColumn(field: ArrowField(name: "creationDate", type: timestamp), count: count,
                         validity: creationValid.allSatisfy { $0 } ? nil : creationValid, values: .integers(creation)),
         ]
