@@ -376,18 +376,4 @@ struct DeviceAddressTests {
         }
     }
 
-    /// Runs `body`, expecting a ``CadenceError`` with `code`, and returns it.
-    func expectCadenceError(_ code: CadenceError.Code, _ body: () throws -> Void) -> CadenceError? {
-        do {
-            try body()
-            Issue.record("no error thrown")
-            return nil
-        } catch let error as CadenceError {
-            #expect(error.code == code, "\(error)")
-            return error
-        } catch {
-            Issue.record("not a CadenceError: \(error)")
-            return nil
-        }
-    }
 }

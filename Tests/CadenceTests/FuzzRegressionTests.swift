@@ -13,21 +13,6 @@ import Testing
 /// memory: each must now end in a ``CadenceError``, never a trap.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-    /// Runs `body`, expecting a ``CadenceError`` with `code`.
-    @discardableResult
-    func expectCadenceError(_ code: CadenceError.Code, _ body: () throws -> Void) -> CadenceError? {
-        do {
-            try body()
-            Issue.record("no error thrown")
-            return nil
-        } catch let error as CadenceError {
-            #expect(error.code == code, "\(error)")
-            return error
-        } catch {
-            Issue.record("not a CadenceError: \(error)")
-            return nil
-        }
-    }
 
     /// Decodes a raw query and detail section as the fuzzer's chunk mode 2 does:
     /// `varint count · varint length · query columns · detail columns`.

@@ -14,21 +14,6 @@ import Testing
 /// so no section is over its limit, a flush by bytes, and damage to a payload block.
 @Suite("Payload sections")
 struct PayloadSectionTests {
-    /// The error `body` throws, expected to be a ``CadenceError`` with `code`.
-    @discardableResult
-    func expectCadenceError(_ code: CadenceError.Code, _ body: () throws -> Void) -> CadenceError? {
-        do {
-            try body()
-            Issue.record("expected \(code), nothing was thrown")
-        } catch let error as CadenceError {
-            #expect(error.code == code, "\(error)")
-            return error
-        } catch {
-            Issue.record("expected a CadenceError, got \(error)")
-        }
-        return nil
-    }
-
     /// Random payloads, about one row in three without one, some larger than a block.
     static func randomPayloads(_ random: inout TestRandom, rows: Int) -> [[UInt8]] {
         (0..<rows).map { _ in
