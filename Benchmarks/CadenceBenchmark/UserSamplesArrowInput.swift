@@ -38,7 +38,7 @@ enum UserSamplesArrowInput {
             ArrowField(name: "sourceVersion", type: .utf8(large: false)), ArrowField(name: "device", type: .utf8(large: false)),
             ArrowField(name: "creationDate", type: timestamp),
         ])
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         guard let file = FileHandle(forWritingAtPath: path) else { throw BenchmarkOptionsError("cannot write \(path)") }
         defer { try? file.close() }
         var writer = try ArrowStreamWriter(schema: schema, format: .stream) { file.write(Data($0)) }

@@ -52,7 +52,7 @@ struct DeletionMemoryTests {
         let path = try Self.stepFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = HealthStore.inMemory()
-        try HealthDataImporter(store: store).importFile(atPath: path)
+        _ = try HealthDataImporter(store: store).importFile(atPath: path)
         // One delete per sample: the last deletion record is the store's last change.
         for uuid in try store.execute(SampleQuery(quantityType: .stepCount)).map(\.uuid) {
             #expect(try store.deleteSamples(withUUIDs: [uuid]) == 1)

@@ -143,7 +143,7 @@ struct PayloadSectionTests {
         let expected = workouts.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         #expect(try Self.read(store, routes: true) == expected)
         // A single row over the limit cannot be cut.
-        let columns = try #require(try ChunkFile(bytes: try memory.readFile("/s/" + chunks[0]), path: "c").decodeAllColumns())
+        let columns = try ChunkFile(bytes: try memory.readFile("/s/" + chunks[0]), path: "c").decodeAllColumns()
         expectCadenceError(.invalidArgument) {
             _ = try ChunkFile.encodeSplitting(columns, typeIdentifier: Workout.typeIdentifier, style: .discreteArithmetic,
                                               sectionLimit: 10)

@@ -119,7 +119,7 @@ struct FlatBufferTable {
     }
 
     /// A little-endian signed 64-bit integer at `at`, which the caller has checked lies in the buffer.
-    func int64(at at: Int) -> Int64 {
+    func int64(at: Int) -> Int64 {
         var result: UInt64 = 0
         for byte in 0..<8 { result |= UInt64(bytes[at + byte]) << (8 * byte) }
         return Int64(bitPattern: result)
