@@ -220,13 +220,17 @@ package struct SampleColumns: Sendable {
 
     /// The rows at `rows`, in that order.
     package func selecting(_ rows: some Collection<Int>) -> SampleColumns {
-        if hasOnlyQueryColumns {
+        // Rows whose only detail is a device address (an export's usual rows) are copied column by
+        // column too, not appended one by one.
+        if flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
+            && payloads.isEmpty {
             var result = SampleColumns()
             result.start = rows.map { start[$0] }
             result.end = rows.map { end[$0] }
             result.value = rows.map { value[$0] }
             result.provenance = rows.map { provenance[$0] }
             result.sequence = rows.map { sequence[$0] }
+            if !deviceAddress.isEmpty { result.deviceAddress = rows.map { deviceAddress[$0] } }
             return result
         }
         var result = SampleColumns()

@@ -124,13 +124,10 @@ struct StoreWriter: Sendable {
             }
             guard !keep.isEmpty else { continue }
             var columns = keep.count == batch.count ? batch.columns : batch.columns.selecting(keep)
-            let hasAddresses = addresses.contains { $0 != 0 }
-            if hasAddresses { columns.deviceAddress = [UInt64](repeating: 0, count: columns.count) }
-            for row in 0..<columns.count {
-                let batchNumber = Int(columns.provenance[row])
-                columns.provenance[row] = numbers[batchNumber]
-                if hasAddresses { columns.deviceAddress[row] = addresses[batchNumber] }
-            }
+            // Whole columns mapped at once: no per-row uniqueness check on the columns' arrays.
+            let batchNumbers = columns.provenance
+            if addresses.contains(where: { $0 != 0 }) { columns.deviceAddress = batchNumbers.map { addresses[Int($0)] } }
+            columns.provenance = batchNumbers.map { numbers[Int($0)] }
             prepared.append((type, columns))
         }
         guard !prepared.isEmpty else { return (snapshot, summary, nil) }
