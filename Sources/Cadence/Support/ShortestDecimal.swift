@@ -113,29 +113,31 @@ private func writeDigitsBackwards(_ value: UInt64, count: Int, endingAt end: Uns
 private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionDigits: Int)? {
     let magnitude = value.magnitude
     // Whole numbers, tiny and huge values, and powers of two (significand bits all zero).
-    guard magnitude >= 0.0001, magnitude < 0x1p52, magnitude.rounded(.towardZero) != magnitude,
+    // Below 2^52 the conversion to an integer is exact truncation, without a library call.
+    guard magnitude >= 0.0001, magnitude < 0x1p52, Double(Int64(magnitude)) != magnitude,
           magnitude.significandBitPattern != 0 else { return nil }
     let significand = UInt128(magnitude.significandBitPattern | (1 << 52))
-    // magnitude = significand / 2^shift, with 1 ≤ shift ≤ 66 in this range.
-    let shift = 52 - Int(magnitude.exponent)
-    let unit = UInt128(1) << shift
-    let half = unit >> 1
+    // magnitude = significand / 2^shift, with 1 ≤ shift ≤ 66 in this range (normal numbers,
+    // whose exponent is the biased exponent less 1023).
+    let shift = 52 &- (Int(magnitude.exponentBitPattern) &- 1_023)
+    let unit = UInt128(1) &<< shift
+    let half = unit &>> 1
 
     /// The nearest decimal with `fractionDigits` digits, if it reads back as the value; `nil`
     /// digits when it does not; `nil` when a tie leaves the answer to `description`.
     func nearest(_ fractionDigits: Int) -> (digits: UInt128?, settled: Bool) {
         let power = powerOfTen(fractionDigits)
         // Below 2^53 · 10^22 < 2^127: no overflow.
-        let scaled = significand * power
-        let remainder = scaled & (unit - 1)
+        let scaled = significand &* power
+        let remainder = scaled & (unit &- 1)
         if remainder == half {
             // Halfway between two decimals: both read back, or neither (when 2^shift > 10^k).
             return (nil, unit > power)
         }
         let roundsUp = remainder > half
-        let twice = (roundsUp ? unit - remainder : remainder) << 1
+        let twice = (roundsUp ? unit &- remainder : remainder) &<< 1
         guard twice != power else { return (nil, false) }
-        return (twice < power ? (scaled >> shift) + (roundsUp ? 1 : 0) : nil, true)
+        return (twice < power ? (scaled &>> shift) &+ (roundsUp ? 1 : 0) : nil, true)
     }
 
     // k = 0 never reads back (the value is not whole); the upper bound, with 10^k ≥ 2^shift, always does.
@@ -161,7 +163,7 @@ private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionD
 
 /// 10^exponent, for 0 ≤ exponent ≤ 22.
 private func powerOfTen(_ exponent: Int) -> UInt128 {
-    exponent <= 19 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) * UInt128(powersOfTen[exponent - 19])
+    exponent <= 19 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) &* UInt128(powersOfTen[exponent - 19])
 }
 
 /// 10^0 through 10^19 (written out, so the table is static data rather than made on first use).
@@ -186,7 +188,8 @@ package func appendOutputNumber(_ value: Double, to bytes: inout [UInt8]) {
 /// - Returns: The number of bytes written.
 /// - Complexity: O(1), with no allocation for the values output mostly holds.
 package func writeOutputNumber(_ value: Double, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
-    guard value == value.rounded(), value.magnitude < 1e15 else { return writeShortestDecimal(value, to: buffer) }
+    // Whole below 10^15: the conversion to an integer truncates exactly, without a library call.
+    guard value.magnitude < 1e15, Double(Int64(value)) == value else { return writeShortestDecimal(value, to: buffer) }
     let whole = UInt64(value.magnitude)
     // Negative zero has no sign: `value < 0` is false for it.
     let sign = value < 0 ? 1 : 0
