@@ -190,17 +190,20 @@ struct StatisticsReport: Sendable {
     /// quoting, and the leading fields are appended apart.
     func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
         var dates = RFC3339Writer(timeZone: timeZone)
+        // Locals rather than `self` in the functions below: capturing the report would copy it per line.
+        let columns = selection.columns
+        let separateBySource = selection.separateBySource
         let comma = UInt8(ascii: ",")
         let dateCount = RFC3339Writer.maximumCount
         let datesCount = 2 * dateCount + 1
-        let valuesCount = selection.columns.reduce(1) { count, column in
+        let valuesCount = columns.reduce(1) { count, column in
             count + 1 + ASCIIWriter.numberMaximumCount + (column == .mostRecent ? 2 * (1 + dateCount) : 0)
         }
         func appendDate(_ date: Date?, to row: inout ASCIIWriter) {
             if let date { row.appendRFC3339(date.timestamp, dates: &dates) }
         }
         func appendValues(_ line: Row, to row: inout ASCIIWriter) {
-            for (index, column) in selection.columns.enumerated() {
+            for (index, column) in columns.enumerated() {
                 row.append(byte: comma)
                 if let value = line.values[index] { row.appendNumber(value) }
                 if column == .mostRecent {
@@ -212,30 +215,32 @@ struct StatisticsReport: Sendable {
             }
             row.append(byte: UInt8(ascii: "\n"))
         }
-        for row in rows {
-            row.forEachLine { line in
-                for field in leadingFields {
-                    text.appendCSVField(field)
-                    text.append(byte: comma)
+        func appendLine(_ line: Row) {
+            for field in leadingFields {
+                text.appendCSVField(field)
+                text.append(byte: comma)
+            }
+            if separateBySource {
+                text.appendASCII(maximumCount: datesCount) { row in
+                    appendDate(line.start, to: &row)
+                    row.append(byte: comma)
+                    appendDate(line.end, to: &row)
                 }
-                if selection.separateBySource {
-                    text.appendASCII(maximumCount: datesCount) { row in
-                        appendDate(line.start, to: &row)
-                        row.append(byte: comma)
-                        appendDate(line.end, to: &row)
-                    }
-                    text.append(byte: comma)
-                    text.appendCSVField(line.source ?? "")
-                    text.appendASCII(maximumCount: valuesCount) { appendValues(line, to: &$0) }
-                } else {
-                    text.appendASCII(maximumCount: datesCount + valuesCount) { row in
-                        appendDate(line.start, to: &row)
-                        row.append(byte: comma)
-                        appendDate(line.end, to: &row)
-                        appendValues(line, to: &row)
-                    }
+                text.append(byte: comma)
+                text.appendCSVField(line.source ?? "")
+                text.appendASCII(maximumCount: valuesCount) { appendValues(line, to: &$0) }
+            } else {
+                text.appendASCII(maximumCount: datesCount + valuesCount) { row in
+                    appendDate(line.start, to: &row)
+                    row.append(byte: comma)
+                    appendDate(line.end, to: &row)
+                    appendValues(line, to: &row)
                 }
             }
+        }
+        for row in rows {
+            appendLine(row)
+            for source in row.sources { appendLine(source) }
         }
     }
 
