@@ -14,7 +14,7 @@ import Foundation
 /// The rows are the five-minute heart-rate statistics of the dense store (average, minimum and
 /// maximum), computed once, untimed. Each run writes every row as `startDate,endDate,average,
 /// minimum,maximum` into one byte buffer: RFC 3339 dates in Europe/Berlin with the offset cached
-/// per interval between transitions, and numbers as `Double.description` spells them.
+/// between transitions (``RFC3339Writer``), and numbers as `Double.description` spells them.
 extension ProfileSuite {
     /// The rows formatted per run: the statistics are repeated up to this many.
     static let formattedRows = 100_000
@@ -50,21 +50,29 @@ extension ProfileSuite {
         var values: [Double?]
     }
 
-    /// The rows as CSV lines, as the command's CSV output writes them.
+    /// The rows as CSV lines, as the command's CSV output writes them: each line formatted
+    /// straight into scratch memory, dates and numbers alike, then appended in one go.
     @inline(never)
     static func formatCSV(_ rows: [FormattedRow], timeZone: TimeZone) -> [UInt8] {
-        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var dates = RFC3339Writer(timeZone: timeZone)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(rows.count * 96)
         for row in rows {
-            appendRFC3339(row.start, secondsFromGMT: offsets.secondsFromGMT(at: row.start), to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendRFC3339(row.end, secondsFromGMT: offsets.secondsFromGMT(at: row.end), to: &bytes)
-            for value in row.values {
-                bytes.append(UInt8(ascii: ","))
-                if let value { appendOutputNumber(value, to: &bytes) }
+            let maximumCount = 2 * RFC3339Writer.maximumCount + row.values.count * (1 + numberTextMaximumCount) + 2
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCount) { scratch in
+                guard let base = scratch.baseAddress else { return }
+                var count = dates.write(row.start, to: base)
+                base[count] = UInt8(ascii: ",")
+                count += 1
+                count += dates.write(row.end, to: base + count)
+                for value in row.values {
+                    base[count] = UInt8(ascii: ",")
+                    count += 1
+                    if let value { count += writeOutputNumber(value, to: base + count) }
+                }
+                base[count] = UInt8(ascii: "\n")
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count + 1))
             }
-            bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
     }

@@ -76,4 +76,24 @@ struct ShortestDecimalTests {
             #expect(Self.outputText(value) == expected, "\(value.description)")
         }
     }
+
+    @Test("Direct writes: the rule for output numbers, within the bound, for every kind of finite value")
+    func directWrites() {
+        var random = TimeTestSupport.SplitMix64(seed: 0xB0B)
+        var values = Self.edges.filter(\.isFinite) + [1e308, -1e308, 0x1p-1074, 0x1p-1022, 0x1p-1022.nextDown, 1e15.nextDown]
+        for _ in 0..<100_000 {
+            values.append(Double(bitPattern: random.next()))
+            values.append(Double(Int64.random(in: -999_999_999_999_999...999_999_999_999_999, using: &random)))
+            values.append(Double(Int.random(in: 1...500_000, using: &random)) / Double(Int.random(in: 1...480, using: &random)))
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: numberTextMaximumCount) { scratch in
+            for value in values where value.isFinite {
+                let count = writeOutputNumber(value, to: scratch.baseAddress!)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: scratch[..<count]), as: UTF8.self)
+                let expected = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
+                #expect(text == expected, "\(value.description)")
+                #expect(value.description.utf8.count <= 24, "\(value.description)")
+            }
+        }
+    }
 }

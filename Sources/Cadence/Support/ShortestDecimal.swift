@@ -23,37 +23,86 @@
 /// - Complexity: O(1): about four trials of a 128-bit product, no allocation beyond the
 ///   buffer's growth on the fast path.
 package func appendShortestDecimal(_ value: Double, to bytes: inout [UInt8]) {
-    guard let (digits, fractionDigits) = shortestFixedDecimal(value) else {
-        return bytes.append(contentsOf: value.description.utf8)
+    appendWritten(to: &bytes) { writeShortestDecimal(value, to: $0) }
+}
+
+/// Writes `value.description` as ``appendShortestDecimal(_:to:)`` appends it, at `buffer`, which
+/// must have room for ``numberTextMaximumCount`` bytes.
+///
+/// - Returns: The number of bytes written.
+/// - Complexity: O(1), with no allocation on the fast path.
+package func writeShortestDecimal(_ value: Double, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    guard let (digits, fractionDigits) = shortestFixedDecimal(value) else { return writeDescription(value, to: buffer) }
+    // Every fraction digit, then at least one integer digit (`0.25`).
+    let integerDigits = max(decimalDigitCount(digits) - fractionDigits, 1)
+    let sign = value < 0 ? 1 : 0
+    let count = sign + integerDigits + 1 + fractionDigits
+    var rest = writeDigitsBackwards(digits, count: fractionDigits, endingAt: buffer + count)
+    buffer[sign + integerDigits] = UInt8(ascii: ".")
+    rest = writeDigitsBackwards(rest, count: integerDigits, endingAt: buffer + sign + integerDigits)
+    if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+    return count
+}
+
+/// The most bytes a finite `Double`'s text takes here: `description` never exceeds 24
+/// (`-2.2250738585072014e-308`), and the plain form of the fast path never exceeds 25
+/// (a sign, `0.`, and 22 fraction digits).
+package var numberTextMaximumCount: Int { 32 }
+
+/// Writes `value.description`, cut at ``numberTextMaximumCount`` bytes (which no `Double`'s text reaches).
+private func writeDescription(_ value: Double, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    var text = value.description
+    return text.withUTF8 { utf8 in
+        let count = min(utf8.count, numberTextMaximumCount)
+        if let base = utf8.baseAddress { buffer.update(from: base, count: count) }
+        return count
     }
-    // At most 22 fraction digits, a point, 16 integer digits and a sign.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-        var position = buffer.count
-        var rest = digits
-        func prepend(_ byte: UInt8) {
-            position -= 1
-            buffer[position] = byte
-        }
-        var remaining = fractionDigits
-        while remaining >= 2 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            prepend(digitPairs[pair + 1])
-            prepend(digitPairs[pair])
-            remaining -= 2
-        }
-        if remaining == 1 {
-            prepend(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
-        }
-        prepend(UInt8(ascii: "."))
-        repeat {
-            prepend(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
-        } while rest > 0
-        if value < 0 { prepend(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position...]))
+}
+
+/// Appends the bytes `write` puts at a scratch buffer of ``numberTextMaximumCount`` bytes.
+private func appendWritten(to bytes: inout [UInt8], _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: numberTextMaximumCount) { scratch in
+        guard let base = scratch.baseAddress else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: write(base)))
     }
+}
+
+/// The number of decimal digits of `value` (1 for 0).
+@inline(__always)
+private func decimalDigitCount(_ value: UInt64) -> Int {
+    var count = 1
+    var rest = value
+    while rest >= 10_000 {
+        rest /= 10_000
+        count &+= 4
+    }
+    if rest >= 100 {
+        rest /= 100
+        count &+= 2
+    }
+    return rest >= 10 ? count &+ 1 : count
+}
+
+/// Writes the last `count` decimal digits of `value` into the `count` bytes before `end`, two
+/// at a time, and returns what is left of `value` in front of them.
+@inline(__always)
+private func writeDigitsBackwards(_ value: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UInt64 {
+    var rest = value
+    var position = end
+    var remaining = count
+    while remaining >= 2 {
+        let pair = rest % 100
+        rest /= 100
+        position -= 2
+        position[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+        position[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+        remaining &-= 2
+    }
+    if remaining == 1 {
+        position[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+    }
+    return rest
 }
 
 /// The shortest decimal `digits / 10^fractionDigits` that reads back as `|value|`, when `value`
@@ -64,29 +113,31 @@ package func appendShortestDecimal(_ value: Double, to bytes: inout [UInt8]) {
 private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionDigits: Int)? {
     let magnitude = value.magnitude
     // Whole numbers, tiny and huge values, and powers of two (significand bits all zero).
-    guard magnitude >= 0.0001, magnitude < 0x1p52, magnitude.rounded(.towardZero) != magnitude,
+    // Below 2^52 the conversion to an integer is exact truncation, without a library call.
+    guard magnitude >= 0.0001, magnitude < 0x1p52, Double(Int64(magnitude)) != magnitude,
           magnitude.significandBitPattern != 0 else { return nil }
     let significand = UInt128(magnitude.significandBitPattern | (1 << 52))
-    // magnitude = significand / 2^shift, with 1 ≤ shift ≤ 66 in this range.
-    let shift = 52 - Int(magnitude.exponent)
-    let unit = UInt128(1) << shift
-    let half = unit >> 1
+    // magnitude = significand / 2^shift, with 1 ≤ shift ≤ 66 in this range (normal numbers,
+    // whose exponent is the biased exponent less 1023).
+    let shift = 52 &- (Int(magnitude.exponentBitPattern) &- 1_023)
+    let unit = UInt128(1) &<< shift
+    let half = unit &>> 1
 
     /// The nearest decimal with `fractionDigits` digits, if it reads back as the value; `nil`
     /// digits when it does not; `nil` when a tie leaves the answer to `description`.
     func nearest(_ fractionDigits: Int) -> (digits: UInt128?, settled: Bool) {
         let power = powerOfTen(fractionDigits)
         // Below 2^53 · 10^22 < 2^127: no overflow.
-        let scaled = significand * power
-        let remainder = scaled & (unit - 1)
+        let scaled = significand &* power
+        let remainder = scaled & (unit &- 1)
         if remainder == half {
             // Halfway between two decimals: both read back, or neither (when 2^shift > 10^k).
             return (nil, unit > power)
         }
         let roundsUp = remainder > half
-        let twice = (roundsUp ? unit - remainder : remainder) << 1
+        let twice = (roundsUp ? unit &- remainder : remainder) &<< 1
         guard twice != power else { return (nil, false) }
-        return (twice < power ? (scaled >> shift) + (roundsUp ? 1 : 0) : nil, true)
+        return (twice < power ? (scaled &>> shift) &+ (roundsUp ? 1 : 0) : nil, true)
     }
 
     // k = 0 never reads back (the value is not whole); the upper bound, with 10^k ≥ 2^shift, always does.
@@ -112,14 +163,15 @@ private func shortestFixedDecimal(_ value: Double) -> (digits: UInt64, fractionD
 
 /// 10^exponent, for 0 ≤ exponent ≤ 22.
 private func powerOfTen(_ exponent: Int) -> UInt128 {
-    exponent <= 19 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) * UInt128(powersOfTen[exponent - 19])
+    exponent <= 19 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) &* UInt128(powersOfTen[exponent - 19])
 }
 
-/// 10^0 through 10^19.
-private let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { power, _ in power * 10 } }
-
-/// "00", "01", … "99": two digits per division when writing.
-private let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+/// 10^0 through 10^19 (written out, so the table is static data rather than made on first use).
+private let powersOfTen: [UInt64] = [
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+    100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+    10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+]
 
 /// Appends a finite number as Cadence's CSV and JSON output write it: a whole number below 10^15
 /// without a fraction (`72`, and `0` for negative zero), any other as `description` spells it
@@ -127,17 +179,22 @@ private let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8
 ///
 /// - Complexity: O(1), with no allocation beyond the buffer's growth for the values output mostly holds.
 package func appendOutputNumber(_ value: Double, to bytes: inout [UInt8]) {
-    guard value == value.rounded(), value.magnitude < 1e15 else { return appendShortestDecimal(value, to: &bytes) }
-    if value < 0 && value != 0 { bytes.append(UInt8(ascii: "-")) }
-    var rest = UInt64(value.magnitude)
-    // Fifteen digits at most, written from the end.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
-        var position = buffer.count
-        repeat {
-            position -= 1
-            buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while rest > 0
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position...]))
-    }
+    appendWritten(to: &bytes) { writeOutputNumber(value, to: $0) }
+}
+
+/// Writes a number as ``appendOutputNumber(_:to:)`` appends it, at `buffer`, which must have room
+/// for ``numberTextMaximumCount`` bytes: for output of many rows, formatted straight into memory.
+///
+/// - Returns: The number of bytes written.
+/// - Complexity: O(1), with no allocation for the values output mostly holds.
+package func writeOutputNumber(_ value: Double, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    // Whole below 10^15: the conversion to an integer truncates exactly, without a library call.
+    guard value.magnitude < 1e15, Double(Int64(value)) == value else { return writeShortestDecimal(value, to: buffer) }
+    let whole = UInt64(value.magnitude)
+    // Negative zero has no sign: `value < 0` is false for it.
+    let sign = value < 0 ? 1 : 0
+    let count = sign &+ decimalDigitCount(whole)
+    _ = writeDigitsBackwards(whole, count: count &- sign, endingAt: buffer + count)
+    if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+    return count
 }

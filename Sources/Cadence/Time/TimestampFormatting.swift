@@ -104,11 +104,7 @@ private struct LocalTime {
     var offsetMinutes: Int64
 
     init(_ timestamp: Timestamp, secondsFromGMT: Int) {
-        // Round to the nearest minute (halves away from zero), then limit to what ±HH:MM can show.
-        let limit: Int64 = 23 * 60 + 59
-        let magnitude = Int64(Swift.min(secondsFromGMT.magnitude, 86_400))
-        let minutes = Swift.min((magnitude + 30) / 60, limit)
-        offsetMinutes = secondsFromGMT < 0 ? -minutes : minutes
+        offsetMinutes = Self.offsetMinutes(secondsFromGMT: secondsFromGMT)
         let seconds = TimestampArithmetic.floorDivide(timestamp, TimestampArithmetic.microsecondsPerSecond)
         microsecond = TimestampArithmetic.floorModulo(timestamp, TimestampArithmetic.microsecondsPerSecond)
         let localSeconds = seconds + offsetMinutes * 60
@@ -116,12 +112,21 @@ private struct LocalTime {
         secondOfDay = TimestampArithmetic.floorModulo(localSeconds, 86_400)
         (year, month, day) = ProlepticGregorian.civilDate(dayNumber: dayNumber)
     }
+
+    /// An offset rounded to the nearest minute (halves away from zero), then limited to what
+    /// ±HH:MM can show.
+    static func offsetMinutes(secondsFromGMT: Int) -> Int64 {
+        let limit: Int64 = 23 * 60 + 59
+        let magnitude = Int64(Swift.min(secondsFromGMT.magnitude, 86_400))
+        let minutes = Swift.min((magnitude + 30) / 60, limit)
+        return secondsFromGMT < 0 ? -minutes : minutes
+    }
 }
 
 /// Writes ASCII into a small fixed buffer; the buffer is always large enough for a timestamp.
 private struct TimestampText {
     /// Bytes enough for any timestamp's text.
-    static let capacity = 48
+    static var capacity: Int { 48 }
     let buffer: UnsafeMutableBufferPointer<UInt8>
     var count = 0
 
@@ -210,5 +215,159 @@ private struct TimestampText {
 
     var string: String {
         String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+    }
+}
+
+/// Writes the RFC 3339 text of many instants in one time zone straight into memory, each as
+/// ``formatRFC3339(_:timeZone:)`` spells it: for output of many rows, without a string or a
+/// calendar call per instant.
+///
+/// The zone's offset is looked up once per span between its transitions (``UTCOffsetCache``), the
+/// date's ten characters are worked out once per local day, and an instant written again right
+/// after itself (an interval's end, then the next interval's start) is copied from the last
+/// text. What remains per instant is integer arithmetic on the time of day.
+///
+///     var writer = RFC3339Writer(timeZone: berlin)
+///     let count = writer.write(edge, to: scratch)   // scratch holds RFC3339Writer.maximumCount bytes
+package struct RFC3339Writer {
+    /// The most bytes one instant's text takes, and the least room ``write(_:to:)`` needs.
+    package static var maximumCount: Int { TimestampText.capacity }
+    /// Texts up to this long are kept for the next call: all with a four-digit year.
+    private static var keptCount: Int { 32 }
+
+    private var offsets: UTCOffsetCache
+    /// The offset ``offsetMinutes`` and ``suffix`` stand for, in seconds.
+    private var offsetSeconds = Int.min
+    private var offsetMinutes: Int64 = 0
+    /// `Z` or `±HH:MM` as bytes in memory order, and its length.
+    private var suffix: UInt64 = 0
+    private var suffixCount = 0
+    /// The local day number whose `yyyy-MM-dd` ``date`` holds, in memory order.
+    private var dayNumber = Int64.min
+    private var date: (UInt64, UInt16) = (0, 0)
+    /// The last instant written and its text, when that text was at most ``keptCount`` bytes.
+    private var lastTimestamp = Timestamp.min
+    private var lastCount = 0
+    private var lastText: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// A writer for local times in `timeZone`.
+    package init(timeZone: TimeZone) {
+        offsets = UTCOffsetCache(timeZone: timeZone)
+    }
+
+    /// The zone the instants are written in.
+    package var timeZone: TimeZone { offsets.timeZone }
+
+    /// Writes `timestamp` as RFC 3339 text at `buffer`, which must have room for ``maximumCount`` bytes.
+    ///
+    /// - Returns: The number of bytes written.
+    /// - Complexity: O(1); a time zone lookup only at the zone's transitions.
+    package mutating func write(_ timestamp: Timestamp, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let raw = UnsafeMutableRawPointer(buffer)
+        if timestamp == lastTimestamp && lastCount > 0 {
+            raw.storeBytes(of: lastText.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: lastText.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: lastText.2, toByteOffset: 16, as: UInt64.self)
+            raw.storeBytes(of: lastText.3, toByteOffset: 24, as: UInt64.self)
+            return lastCount
+        }
+        let secondsFromGMT = offsets.secondsFromGMT(at: timestamp)
+        if secondsFromGMT != offsetSeconds { setOffset(secondsFromGMT) }
+        let seconds = TimestampArithmetic.floorDivide(timestamp, TimestampArithmetic.microsecondsPerSecond)
+        let microsecond = timestamp &- seconds &* TimestampArithmetic.microsecondsPerSecond
+        // Within ±2^63 µs, seconds are below 2^44: adding a day's offset cannot overflow.
+        let localSeconds = seconds &+ offsetMinutes &* 60
+        let day = TimestampArithmetic.floorDivide(localSeconds, 86_400)
+        if day != dayNumber && !setDay(day) {
+            lastCount = 0
+            var text = TimestampText(buffer: UnsafeMutableBufferPointer(start: buffer, count: Self.maximumCount))
+            text.appendRFC3339(LocalTime(timestamp, secondsFromGMT: secondsFromGMT))
+            return text.count
+        }
+        // Zeros first, so that the kept text never holds bytes this call did not write.
+        for offset in stride(from: 0, to: Self.keptCount, by: 8) { raw.storeBytes(of: 0, toByteOffset: offset, as: UInt64.self) }
+        raw.storeBytes(of: date.0, toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt16.self)
+        let secondOfDay = localSeconds &- day &* 86_400
+        buffer[10] = UInt8(ascii: "T")
+        writeTwoDigits(secondOfDay / 3_600, to: buffer + 11)
+        buffer[13] = UInt8(ascii: ":")
+        writeTwoDigits(secondOfDay / 60 % 60, to: buffer + 14)
+        buffer[16] = UInt8(ascii: ":")
+        writeTwoDigits(secondOfDay % 60, to: buffer + 17)
+        var count = 19
+        if microsecond != 0 {
+            buffer[19] = UInt8(ascii: ".")
+            let milliseconds = microsecond / 1_000
+            if milliseconds &* 1_000 == microsecond {
+                writeDigits(milliseconds, count: 3, to: buffer + 20)
+                count = 23
+            } else {
+                writeDigits(microsecond, count: 6, to: buffer + 20)
+                count = 26
+            }
+        }
+        raw.storeBytes(of: suffix, toByteOffset: count, as: UInt64.self)
+        count &+= suffixCount
+        lastTimestamp = timestamp
+        lastCount = count
+        lastText = (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                    raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        return count
+    }
+
+    private mutating func setOffset(_ secondsFromGMT: Int) {
+        offsetSeconds = secondsFromGMT
+        offsetMinutes = LocalTime.offsetMinutes(secondsFromGMT: secondsFromGMT)
+        withUnsafeMutableBytes(of: &suffix) { bytes in
+            guard offsetMinutes != 0 else {
+                bytes[0] = UInt8(ascii: "Z")
+                suffixCount = 1
+                return
+            }
+            let magnitude = abs(offsetMinutes)
+            bytes[0] = offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            bytes[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 600)
+            bytes[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 60 % 10)
+            bytes[3] = UInt8(ascii: ":")
+            bytes[4] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 60 / 10)
+            bytes[5] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            suffixCount = 6
+        }
+    }
+
+    /// Makes ``date`` the text of local day `day`; `false` when its year needs other than four digits.
+    private mutating func setDay(_ day: Int64) -> Bool {
+        let (year, month, dayOfMonth) = ProlepticGregorian.civilDate(dayNumber: day)
+        guard year >= 0 && year <= 9_999 else { return false }
+        dayNumber = day
+        withUnsafeMutableBytes(of: &date) { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            writeDigits(year, count: 4, to: base)
+            base[4] = UInt8(ascii: "-")
+            writeTwoDigits(month, to: base + 5)
+            base[7] = UInt8(ascii: "-")
+            writeTwoDigits(dayOfMonth, to: base + 8)
+        }
+        return true
+    }
+}
+
+/// Writes `value`, 0...99, as two digits.
+@inline(__always)
+private func writeTwoDigits(_ value: Int64, to buffer: UnsafeMutablePointer<UInt8>) {
+    buffer[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+    buffer[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+}
+
+/// Writes a non-negative `value` below 10^count as exactly `count` digits.
+@inline(__always)
+private func writeDigits(_ value: Int64, count: Int, to buffer: UnsafeMutablePointer<UInt8>) {
+    var rest = value
+    var index = count
+    while index > 0 {
+        index &-= 1
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
     }
 }

@@ -49,17 +49,34 @@ struct OutputText {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
 
-    /// Appends an instant as RFC 3339 in the zone `offsets` follows (as ``formatRFC3339(_:timeZone:)``).
-    mutating func appendRFC3339(_ timestamp: Timestamp, offsets: inout UTCOffsetCache) {
-        Cadence.appendRFC3339(timestamp, secondsFromGMT: offsets.secondsFromGMT(at: timestamp), to: &bytes)
+    /// Appends an instant as RFC 3339 in the zone of `dates` (as ``formatRFC3339(_:timeZone:)``).
+    mutating func appendRFC3339(_ timestamp: Timestamp, dates: inout RFC3339Writer) {
+        appendASCII(maximumCount: RFC3339Writer.maximumCount) { $0.appendRFC3339(timestamp, dates: &dates) }
     }
 
     /// Appends a finite number as JSON writes it: whole numbers that a `Double` holds exactly
     /// without a fraction (and `0` for negative zero), others in the shortest form that reads back
     /// as the same `Double`; a number that is not finite as `null`.
     mutating func appendNumber(_ number: Double) {
-        guard number.isFinite else { return append("null") }
-        appendOutputNumber(number, to: &bytes)
+        appendASCII(maximumCount: ASCIIWriter.numberMaximumCount) { $0.appendNumber(number) }
+    }
+
+    /// Appends what `write` writes into scratch memory of `maximumCount` bytes, in one append:
+    /// a row's dates and numbers are formatted straight into memory, with no array growth per field.
+    ///
+    ///     text.appendASCII(maximumCount: 2 * RFC3339Writer.maximumCount + 1) { row in
+    ///         row.appendRFC3339(start, dates: &dates)
+    ///         row.append(byte: UInt8(ascii: ","))
+    ///         row.appendRFC3339(end, dates: &dates)
+    ///     }
+    @inline(__always)
+    mutating func appendASCII(maximumCount: Int, _ write: (inout ASCIIWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCount) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            var writer = ASCIIWriter(base: base, capacity: maximumCount)
+            write(&writer)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writer.count))
+        }
     }
 
     /// Appends an integer in decimal.
@@ -108,6 +125,57 @@ struct OutputText {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// ASCII text written into scratch memory that ``OutputText/appendASCII(maximumCount:_:)`` lends:
+/// each call needs room for its most bytes (``numberMaximumCount``, ``RFC3339Writer/maximumCount``,
+/// one for a byte), which the scratch memory's size must have counted in.
+struct ASCIIWriter {
+    /// The most bytes ``appendNumber(_:)`` writes.
+    static var numberMaximumCount: Int { numberTextMaximumCount }
+
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// The bytes written so far.
+    private(set) var count = 0
+
+    fileprivate init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Appends one ASCII byte.
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends a number as ``OutputText/appendNumber(_:)`` does.
+    @inline(__always)
+    mutating func appendNumber(_ number: Double) {
+        reserve(Self.numberMaximumCount)
+        guard number.isFinite else {
+            for byte in "null".utf8 { append(byte: byte) }
+            return
+        }
+        count &+= writeOutputNumber(number, to: base + count)
+    }
+
+    /// Appends an instant as RFC 3339 in the zone of `dates`.
+    @inline(__always)
+    mutating func appendRFC3339(_ timestamp: Timestamp, dates: inout RFC3339Writer) {
+        reserve(RFC3339Writer.maximumCount)
+        count &+= dates.write(timestamp, to: base + count)
+    }
+
+    /// Stops when the scratch memory was sized too small for what its writer was given: writing
+    /// on would overrun it.
+    @inline(__always)
+    private func reserve(_ bytes: Int) {
+        precondition(capacity - count >= bytes, "ASCIIWriter: scratch memory of \(capacity) bytes is too small")
     }
 }
 

@@ -96,7 +96,7 @@ struct StatisticsReport: Sendable {
     /// `{"type", "unit", "timeZone", "statistics": [...]}` with one key per requested statistic,
     /// indented, without a final newline.
     func writeJSON(to text: inout OutputText) {
-        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var dates = RFC3339Writer(timeZone: timeZone)
         var document = JSONContainerWriter(indentation: 0, into: &text)
         for (key, value) in [("type", typeIdentifier), ("unit", unit.unitString), ("timeZone", timeZoneName)] {
             document.beginMember(key, into: &text)
@@ -107,14 +107,14 @@ struct StatisticsReport: Sendable {
         for row in rows {
             list.beginElement(into: &text)
             var object = JSONContainerWriter(indentation: list.innerIndentation, into: &text)
-            writeMembers(row, to: &object, text: &text, offsets: &offsets)
+            writeMembers(row, to: &object, text: &text, dates: &dates)
             if selection.separateBySource {
                 object.beginMember("sources", into: &text)
                 var sources = JSONContainerWriter(indentation: object.innerIndentation, into: &text)
                 for line in row.sources {
                     sources.beginMember(line.source ?? "", into: &text)
                     var values = JSONContainerWriter(indentation: sources.innerIndentation, into: &text)
-                    writeValueMembers(line, to: &values, text: &text, offsets: &offsets)
+                    writeValueMembers(line, to: &values, text: &text, dates: &dates)
                     values.close(into: &text)
                 }
                 sources.close(into: &text)
@@ -127,38 +127,34 @@ struct StatisticsReport: Sendable {
 
     /// A line's dates and values as members of `object`.
     private func writeMembers(_ line: Row, to object: inout JSONContainerWriter, text: inout OutputText,
-                              offsets: inout UTCOffsetCache) {
+                              dates: inout RFC3339Writer) {
         object.beginMember("startDate", into: &text)
-        appendJSONDate(line.start, to: &text, offsets: &offsets)
+        appendJSONDate(line.start, to: &text, dates: &dates)
         object.beginMember("endDate", into: &text)
-        appendJSONDate(line.end, to: &text, offsets: &offsets)
-        writeValueMembers(line, to: &object, text: &text, offsets: &offsets)
+        appendJSONDate(line.end, to: &text, dates: &dates)
+        writeValueMembers(line, to: &object, text: &text, dates: &dates)
     }
 
     /// One member per requested statistic (and the most recent sample's dates after its value).
     private func writeValueMembers(_ line: Row, to object: inout JSONContainerWriter, text: inout OutputText,
-                                   offsets: inout UTCOffsetCache) {
+                                   dates: inout RFC3339Writer) {
         for (index, column) in selection.columns.enumerated() {
             object.beginMember(column.rawValue, into: &text)
             if let value = line.values[index] { text.appendNumber(value) } else { text.append("null") }
             if column == .mostRecent {
                 object.beginMember("mostRecentStartDate", into: &text)
-                appendJSONDate(line.mostRecentInterval?.start, to: &text, offsets: &offsets)
+                appendJSONDate(line.mostRecentInterval?.start, to: &text, dates: &dates)
                 object.beginMember("mostRecentEndDate", into: &text)
-                appendJSONDate(line.mostRecentInterval?.end, to: &text, offsets: &offsets)
+                appendJSONDate(line.mostRecentInterval?.end, to: &text, dates: &dates)
             }
         }
     }
 
-    private func appendJSONDate(_ date: Date?, to text: inout OutputText, offsets: inout UTCOffsetCache) {
+    private func appendJSONDate(_ date: Date?, to text: inout OutputText, dates: inout RFC3339Writer) {
         guard let date else { return text.append("null") }
         text.append(byte: UInt8(ascii: "\""))
-        text.appendRFC3339(date.timestamp, offsets: &offsets)
+        text.appendRFC3339(date.timestamp, dates: &dates)
         text.append(byte: UInt8(ascii: "\""))
-    }
-
-    private func appendDate(_ date: Date?, to text: inout OutputText, offsets: inout UTCOffsetCache) {
-        if let date { text.appendRFC3339(date.timestamp, offsets: &offsets) }
     }
 
     // MARK: CSV
@@ -188,34 +184,63 @@ struct StatisticsReport: Sendable {
     }
 
     /// Appends one CSV line per interval (and per source), each starting with `leadingFields`.
+    ///
+    /// Dates and numbers go straight into memory, a line's worth at a time (see
+    /// ``OutputText/appendASCII(maximumCount:_:)``); only the source's name, which may need
+    /// quoting, and the leading fields are appended apart.
     func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
-        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var dates = RFC3339Writer(timeZone: timeZone)
+        // Locals rather than `self` in the functions below: capturing the report would copy it per line.
+        let columns = selection.columns
+        let separateBySource = selection.separateBySource
         let comma = UInt8(ascii: ",")
-        for row in rows {
-            row.forEachLine { line in
-                for field in leadingFields {
-                    text.appendCSVField(field)
-                    text.append(byte: comma)
+        let dateCount = RFC3339Writer.maximumCount
+        let datesCount = 2 * dateCount + 1
+        let valuesCount = columns.reduce(1) { count, column in
+            count + 1 + ASCIIWriter.numberMaximumCount + (column == .mostRecent ? 2 * (1 + dateCount) : 0)
+        }
+        func appendDate(_ date: Date?, to row: inout ASCIIWriter) {
+            if let date { row.appendRFC3339(date.timestamp, dates: &dates) }
+        }
+        func appendValues(_ line: Row, to row: inout ASCIIWriter) {
+            for (index, column) in columns.enumerated() {
+                row.append(byte: comma)
+                if let value = line.values[index] { row.appendNumber(value) }
+                if column == .mostRecent {
+                    row.append(byte: comma)
+                    appendDate(line.mostRecentInterval?.start, to: &row)
+                    row.append(byte: comma)
+                    appendDate(line.mostRecentInterval?.end, to: &row)
                 }
-                appendDate(line.start, to: &text, offsets: &offsets)
-                text.append(byte: comma)
-                appendDate(line.end, to: &text, offsets: &offsets)
-                if selection.separateBySource {
-                    text.append(byte: comma)
-                    text.appendCSVField(line.source ?? "")
-                }
-                for (index, column) in selection.columns.enumerated() {
-                    text.append(byte: comma)
-                    if let value = line.values[index] { text.appendNumber(value) }
-                    if column == .mostRecent {
-                        text.append(byte: comma)
-                        appendDate(line.mostRecentInterval?.start, to: &text, offsets: &offsets)
-                        text.append(byte: comma)
-                        appendDate(line.mostRecentInterval?.end, to: &text, offsets: &offsets)
-                    }
-                }
-                text.append(byte: UInt8(ascii: "\n"))
             }
+            row.append(byte: UInt8(ascii: "\n"))
+        }
+        func appendLine(_ line: Row) {
+            for field in leadingFields {
+                text.appendCSVField(field)
+                text.append(byte: comma)
+            }
+            if separateBySource {
+                text.appendASCII(maximumCount: datesCount) { row in
+                    appendDate(line.start, to: &row)
+                    row.append(byte: comma)
+                    appendDate(line.end, to: &row)
+                }
+                text.append(byte: comma)
+                text.appendCSVField(line.source ?? "")
+                text.appendASCII(maximumCount: valuesCount) { appendValues(line, to: &$0) }
+            } else {
+                text.appendASCII(maximumCount: datesCount + valuesCount) { row in
+                    appendDate(line.start, to: &row)
+                    row.append(byte: comma)
+                    appendDate(line.end, to: &row)
+                    appendValues(line, to: &row)
+                }
+            }
+        }
+        for row in rows {
+            appendLine(row)
+            for source in row.sources { appendLine(source) }
         }
     }
 
@@ -225,7 +250,7 @@ struct StatisticsReport: Sendable {
     /// `source` is its name; `null` on the merged line): a tidy table, keyed like ``csvHeader(leadingColumns:)``.
     func jsonLines(leadingMembers: [(key: String, value: JSONValue)] = []) -> String {
         var text = OutputText()
-        var offsets = UTCOffsetCache(timeZone: timeZone)
+        var dates = RFC3339Writer(timeZone: timeZone)
         for row in rows {
             row.forEachLine { line in
                 var object = JSONContainerWriter(indentation: nil, into: &text)
@@ -234,14 +259,14 @@ struct StatisticsReport: Sendable {
                     member.value.write(to: &text, indentation: nil)
                 }
                 object.beginMember("startDate", into: &text)
-                appendJSONDate(line.start, to: &text, offsets: &offsets)
+                appendJSONDate(line.start, to: &text, dates: &dates)
                 object.beginMember("endDate", into: &text)
-                appendJSONDate(line.end, to: &text, offsets: &offsets)
+                appendJSONDate(line.end, to: &text, dates: &dates)
                 if selection.separateBySource {
                     object.beginMember("source", into: &text)
                     if let source = line.source { text.appendJSONString(source) } else { text.append("null") }
                 }
-                writeValueMembers(line, to: &object, text: &text, offsets: &offsets)
+                writeValueMembers(line, to: &object, text: &text, dates: &dates)
                 object.close(into: &text)
                 text.append(byte: UInt8(ascii: "\n"))
             }
