@@ -29,7 +29,7 @@ extension PowerLossTests {
         try store.close()
     }
 
-    @Test("An upgrade loses power at each of its file-system calls: the store left is the old or the new, answering the same")
+    @Test("An upgrade loses power at each of its file-system calls: the store left is the old or the new (routes moved into payloads or not), answering the same")
     func upgradeAtEveryCall() throws {
         let disk = try Self.versionFourDisk()
         let expected = try StoreVersionFourTests.Contents(HealthStore.open(at: Self.path, options: .readOnly, fileSystem: disk))
@@ -53,12 +53,16 @@ extension PowerLossTests {
                 let outdated = try store.outdatedChunkFiles()
                 #expect(outdated == 0 || outdated == chunkCount, "\(context): \(outdated) of \(chunkCount) chunk files outdated")
                 outdatedSeen.insert(outdated)
+                // The upgrade moves the workouts' routes into payloads with the rest, or not at all.
+                let routesInText = try UpgradeRouteTests.rowsWithRoutesInText(store)
+                #expect(outdated == 0 ? routesInText == 0 : routesInText > 0, "\(context): \(routesInText) rows keep routes in text")
                 // Opening removed the files of an unfinished upgrade.
                 #expect(try UpgradeTests.chunkVersions(Self.path, fileSystem: after).count == chunkCount, "\(context)")
                 #expect(try StoreVersionFourTests.Contents(store) == expected, "\(context)")
                 // Upgrading what the power loss left finishes the job.
                 try store.upgrade()
                 #expect(try store.outdatedChunkFiles() == 0, "\(context)")
+                #expect(try UpgradeRouteTests.rowsWithRoutesInText(store) == 0, "\(context)")
                 #expect(try StoreVersionFourTests.Contents(store) == expected, "\(context)")
                 try store.close()
             }

@@ -30,6 +30,19 @@ extension ChunkFile {
     }
 }
 
+extension ChunkFile {
+    /// Decodes every column, the rows' payloads read, for rewriting the rows into a new chunk file
+    /// (a compaction, an upgrade): a version 4 workout row's routes move from its attributes into
+    /// its payload, where this version keeps them.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when a section is damaged.
+    package func decodeForRewriting() throws -> SampleColumns {
+        var columns = try decodeAllColumns(readingPayloads: true)
+        if version < 5 && typeIdentifier == Workout.typeIdentifier { try columns.moveWorkoutRoutesToPayloads() }
+        return columns
+    }
+}
+
 /// A chunk file's payloads, its payload directory read on first use and then kept: rows decoded
 /// from a chunk carry one, so that a listing reads no part of the payload section unless a row's
 /// payload is asked for.

@@ -28,9 +28,9 @@ package struct ChunkFile: Sendable {
     /// The rows of each block.
     package let blockRows: [Range<Int>]
     /// The file's bytes, the query and detail columns compressed in them.
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     private let query: QueryLayout
-    private let detailRange: Range<Int>
+    let detailRange: Range<Int>
     /// The payload section (version 5 on; see ``payloads()``).
     private let payloadRange: Range<Int>?
 
@@ -132,31 +132,28 @@ package struct ChunkFile: Sendable {
         return (writer.bytes, summary)
     }
 
-    /// Writes encoded query blocks as version 5 stores them: a checksummed directory (the block
-    /// count; the group count; per group its stored length, encoded length, the CRC-32C of its
-    /// stored bytes and its block count; then per block its encoded length), then each group's
-    /// stored bytes: an LZ4 block of its blocks' encoded bytes, or those bytes themselves when LZ4
-    /// does not make them smaller.
+    /// Writes encoded query blocks as version 5 stores them: a checksummed directory, then each
+    /// group's stored bytes (an LZ4 block of its blocks' encoded bytes, or those bytes themselves
+    /// when LZ4 does not make them smaller). The directory is the packed one (see
+    /// `ChunkFile+QueryDirectory.swift`); a chunk of no blocks has the first layout's, which is as short.
     package static func writeQueryBlocks(_ blocks: [[UInt8]], bound: QueryGroupBound = .standard,
                                          into writer: inout BinaryWriter) throws {
         let groups = bound.groups(blocks.map(\.count))
         let stored = try groups.map { group in
             let encoded = Array(blocks[group].joined())
             let compressed = try encoded.withUnsafeBytes { try LZ4Codec.compress($0) }
-            return (encoded: encoded.count, bytes: compressed.count < encoded.count ? compressed : encoded)
+            return compressed.count < encoded.count ? compressed : encoded
         }
-        var directory = BinaryWriter(capacity: groups.count * 12 + blocks.count * 2 + 8)
-        directory.writeVarint(UInt64(blocks.count))
-        directory.writeVarint(UInt64(groups.count))
-        for (group, stored) in zip(groups, stored) {
-            directory.writeVarint(UInt64(stored.bytes.count))
-            directory.writeVarint(UInt64(stored.encoded))
-            directory.write(stored.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-            directory.writeVarint(UInt64(group.count))
+        var directory = BinaryWriter(capacity: groups.count * 12 + blocks.count * 2 + 16)
+        if blocks.isEmpty {
+            directory.writeVarint(0)
+            directory.writeVarint(0)
+        } else {
+            QueryDirectoryLayout.writePacked(groups: zip(groups, stored).map { ($1.count, $1.withUnsafeBytes { CRC32C.checksum($0) }, $0.count) },
+                                             blockLengths: blocks.map(\.count), into: &directory)
         }
-        for block in blocks { directory.writeVarint(UInt64(block.count)) }
         ChecksummedSection.write(directory.bytes, into: &writer)
-        for group in stored { writer.write(bytes: group.bytes) }
+        for group in stored { writer.write(bytes: group) }
     }
 
     /// Parses a chunk file's header and summaries, checking the summary checksum (and in version 5
@@ -204,60 +201,44 @@ package struct ChunkFile: Sendable {
         self.path = path
     }
 
-    /// Reads a version 5 query block directory, and steps over the groups it describes.
+    /// Reads a version 5 query block directory (either layout), and steps over the groups it describes.
     private static func readQueryDirectory(_ reader: inout BinaryReader, blockCount: Int) throws -> QueryGroups {
         var directory = BinaryReader(Array(try ChecksummedSection.read(&reader, name: "query block directory")),
                                      path: reader.path)
-        guard try directory.readVarint() == UInt64(blockCount) else {
-            throw directory.corrupt("the query block directory does not list one entry per block summary")
-        }
-        let groupCount = Int(clamping: try directory.readVarint())
-        guard groupCount <= blockCount else { throw directory.corrupt("more query block groups than blocks") }
+        let listed = try QueryDirectoryLayout.read(&directory, blockCount: blockCount)
         var groups: [StoredQueryGroup] = []
-        var groupBlocks: [Int] = []
-        groups.reserveCapacity(groupCount)
-        var offset = reader.offset
-        let end = reader.offset + reader.remaining
-        for _ in 0..<groupCount {
-            let storedLength = Int(clamping: try directory.readVarint())
-            guard storedLength <= end - offset else {
-                throw CadenceError(.corruptFile, "the query block groups run past the end of the file", path: reader.path)
-            }
-            let rawLength = Int(clamping: try directory.readVarint())
-            // A group is stored raw when LZ4 does not shrink it, and LZ4 expands at most 255 times.
-            guard storedLength > 0, rawLength >= storedLength,
-                  rawLength <= storedLength * LZ4Codec.maximumExpansion + 16 else {
-                throw directory.corrupt("a query block group of \(storedLength) stored bytes claims \(rawLength) bytes")
-            }
-            let checksum = try directory.read(UInt32.self)
-            let count = Int(clamping: try directory.readVarint())
-            guard count > 0, count <= blockCount - groupBlocks.reduce(0, +) else {
-                throw directory.corrupt("a query block group of \(count) blocks where \(blockCount) blocks are listed")
-            }
-            groups.append(StoredQueryGroup(stored: offset..<offset + storedLength, rawLength: rawLength, checksum: checksum))
-            groupBlocks.append(count)
-            offset += storedLength
-        }
-        guard groupBlocks.reduce(0, +) == blockCount else {
-            throw directory.corrupt("the query block groups hold \(groupBlocks.reduce(0, +)) of \(blockCount) blocks")
-        }
+        groups.reserveCapacity(listed.groups.count)
         var blocks: [(group: Int, encoded: Range<Int>)] = []
         blocks.reserveCapacity(blockCount)
-        for (group, count) in groupBlocks.enumerated() {
-            var start = 0
-            for _ in 0..<count {
-                let length = Int(clamping: try directory.readVarint())
-                guard length > 0, length <= groups[group].rawLength - start else {
-                    throw directory.corrupt("query block \(blocks.count) runs past its group's encoded bytes")
-                }
-                blocks.append((group, start..<start + length))
-                start += length
+        var offset = reader.offset
+        let end = reader.offset + reader.remaining
+        var block = 0
+        for (index, group) in listed.groups.enumerated() {
+            guard group.storedLength <= end - offset else {
+                throw CadenceError(.corruptFile, "the query block groups run past the end of the file", path: reader.path)
             }
-            guard start == groups[group].rawLength else {
-                throw directory.corrupt("the blocks of query block group \(group) do not fill its encoded bytes")
+            // A group is stored raw when LZ4 does not shrink it, and LZ4 expands at most 255 times.
+            guard group.storedLength > 0, group.rawLength >= group.storedLength,
+                  group.rawLength <= group.storedLength * LZ4Codec.maximumExpansion + 16 else {
+                throw directory.corrupt("a query block group of \(group.storedLength) stored bytes claims \(group.rawLength) bytes")
+            }
+            groups.append(StoredQueryGroup(stored: offset..<offset + group.storedLength, rawLength: group.rawLength,
+                                           checksum: group.checksum))
+            offset += group.storedLength
+            var start = 0
+            for _ in 0..<group.blockCount {
+                let length = listed.blockLengths[block]
+                guard length > 0, length <= group.rawLength - start else {
+                    throw directory.corrupt("query block \(block) runs past its group's encoded bytes")
+                }
+                blocks.append((index, start..<start + length))
+                start += length
+                block += 1
+            }
+            guard start == group.rawLength else {
+                throw directory.corrupt("the blocks of query block group \(index) do not fill its encoded bytes")
             }
         }
-        guard directory.isAtEnd else { throw directory.corrupt("trailing bytes in the query block directory") }
         _ = try reader.readBytes(offset - reader.offset)
         return QueryGroups(groups: groups, blocks: blocks)
     }

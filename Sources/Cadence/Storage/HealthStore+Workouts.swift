@@ -56,3 +56,38 @@ extension QuantitySampleBatch {
         setLastRowPayload(WorkoutAttributes.encodeRoutes(workout.routes))
     }
 }
+
+extension SampleColumns {
+    /// Moves the routes of workout rows written by format version 4, kept inside their workout
+    /// attributes, into their payloads, leaving the attributes as this version writes them: the
+    /// rows then read as if saved by this version, and a listing of them reads no route.
+    ///
+    /// A row without an explicit UUID keeps its attributes whole, since its derived UUID covers them
+    /// (a workout is always saved with its UUID, so this is a row no save of a workout wrote).
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when a row's attributes are not a workout's.
+    /// - Complexity: O(*n*) rows plus O(*b*) in the attributes' bytes.
+    mutating func moveWorkoutRoutesToPayloads() throws {
+        var split: [Int32: (metadata: [String: String], payload: [UInt8])] = [:]
+        for (index, metadata) in metadataSets.enumerated() {
+            guard let text = metadata[KindAttributes.workout], let parts = try WorkoutAttributes.splittingRoutes(text) else {
+                continue
+            }
+            var moved = metadata
+            moved[KindAttributes.workout] = parts.text
+            split[Int32(index + 1)] = (moved, parts.payload)
+        }
+        guard !split.isEmpty else { return }
+        var moved = SampleColumns()
+        moved.reserveCapacity(count)
+        for row in 0..<count {
+            let parts = explicitUUID(at: row) == nil ? nil : split[metadataIndex[row]]
+            moved.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
+                         sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
+                         creation: creation(at: row), metadata: parts?.metadata ?? metadata(at: row),
+                         occurrence: occurrence(at: row), deviceAddress: deviceAddress(at: row),
+                         payload: try parts?.payload ?? payload(at: row) ?? [])
+        }
+        self = moved
+    }
+}

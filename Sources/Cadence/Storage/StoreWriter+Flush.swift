@@ -44,7 +44,7 @@ extension StoreWriter {
             let rewrite = rewriting.contains(identifier) ? try type.flushed.chunks() : []
             guard !type.head.isEmpty || !rewrite.isEmpty else { continue }
             var columns = SampleColumns()
-            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeAllColumns(readingPayloads: true)) }
+            for chunk in rewrite { columns.append(contentsOf: try chunk.file().decodeForRewriting()) }
             for batch in type.head { columns.append(contentsOf: batch.columns) }
             // Only a compaction drops deleted rows: a flush keeps them, hidden, so that every
             // deletion after a type's last compaction still hides a row that is there.

@@ -90,8 +90,9 @@ extension StoreWriter {
             try file.verify()
             return nil
         }
-        // The rows come out sorted as they were written, and go into the new file in that order.
-        return try ChunkFile.encode(file.decodeAllColumns(), typeIdentifier: type.identifier, style: type.aggregationStyle)
+        // The rows come out sorted as they were written, and go into the new file in that order;
+        // a workout's routes move into its payload.
+        return try ChunkFile.encode(file.decodeForRewriting(), typeIdentifier: type.identifier, style: type.aggregationStyle)
     }
 
     /// Runs a read of the store's files, turning damage into a refusal to upgrade.

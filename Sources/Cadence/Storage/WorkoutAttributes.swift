@@ -144,23 +144,30 @@ package enum WorkoutAttributes {
         try parts(of: text, readingRoutes: true).routes
     }
 
+    /// A text of version 1 (a format version 4 row's, routes inside) as this version stores it: the
+    /// text without its routes (version 2) and the routes payload (empty when it has none), the
+    /// text's other bytes unchanged; `nil` for a text already of version 2.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` when the text is not such an encoding.
+    /// - Complexity: O(*n*) in the text.
+    package static func splittingRoutes(_ text: String) throws -> (text: String, payload: [UInt8])? {
+        let bytes = try attributeBytes(of: text)
+        var reader = BinaryReader(bytes, path: "workout attributes")
+        guard try readParts(from: &reader).head.version == versionWithRoutes else { return nil }
+        var withoutRoutes = Array(bytes[0..<reader.offset])
+        withoutRoutes[0] = version
+        let routes = try reader.readRoutes()
+        guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
+        return (Data(withoutRoutes).base64EncodedString(), encodeRoutes(routes))
+    }
+
     /// What a text holds, its routes read only when `readingRoutes`.
     private static func parts(of text: String, readingRoutes: Bool) throws
         -> (head: Head, events: [WorkoutEvent], statistics: [WorkoutStatistics], activities: [WorkoutActivity],
             routes: [WorkoutRoute])
     {
         var reader = try attributeReader(of: text)
-        let head = try readHead(from: &reader)
-        let events = try reader.readEvents()
-        let statistics = try reader.readStatistics()
-        let activities = try (0..<reader.readCount()).map { _ in
-            WorkoutActivity(uuid: try reader.readOptionalString().flatMap(UUID.init(uuidString:)),
-                            activityType: try reader.readOptionalString().map(WorkoutActivityType.init),
-                            startDate: Date(timestamp: try reader.read()),
-                            endDate: try reader.readOptionalTimestamp().map(Date.init(timestamp:)),
-                            duration: try reader.readDouble(), metadata: try reader.readMetadata(),
-                            events: try reader.readEvents(), statistics: try reader.readStatistics())
-        }
+        let (head, events, statistics, activities) = try readParts(from: &reader)
         guard head.version == versionWithRoutes else {
             guard reader.isAtEnd else { throw reader.corrupt("bytes after the workout attributes") }
             return (head, events, statistics, activities, [])
@@ -172,12 +179,35 @@ package enum WorkoutAttributes {
         return (head, events, statistics, activities, routes)
     }
 
+    /// Reads a text's attributes up to its routes (which a text of version 1 has next).
+    private static func readParts(from reader: inout BinaryReader) throws
+        -> (head: Head, events: [WorkoutEvent], statistics: [WorkoutStatistics], activities: [WorkoutActivity])
+    {
+        let head = try readHead(from: &reader)
+        let events = try reader.readEvents()
+        let statistics = try reader.readStatistics()
+        let activities = try (0..<reader.readCount()).map { _ in
+            WorkoutActivity(uuid: try reader.readOptionalString().flatMap(UUID.init(uuidString:)),
+                            activityType: try reader.readOptionalString().map(WorkoutActivityType.init),
+                            startDate: Date(timestamp: try reader.read()),
+                            endDate: try reader.readOptionalTimestamp().map(Date.init(timestamp:)),
+                            duration: try reader.readDouble(), metadata: try reader.readMetadata(),
+                            events: try reader.readEvents(), statistics: try reader.readStatistics())
+        }
+        return (head, events, statistics, activities)
+    }
+
     /// A reader over the bytes of base64 `text`.
     private static func attributeReader(of text: String) throws -> BinaryReader {
+        BinaryReader(try attributeBytes(of: text), path: "workout attributes")
+    }
+
+    /// The bytes of base64 `text`.
+    private static func attributeBytes(of text: String) throws -> [UInt8] {
         guard let data = Data(base64Encoded: text) else {
             throw CadenceError(.corruptFile, "a stored workout's attributes are not base64", path: "workout attributes")
         }
-        return BinaryReader([UInt8](data), path: "workout attributes")
+        return [UInt8](data)
     }
 
     /// Reads the version and the head.

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// What a query reads from one type's storage, compiled once per query: which rows it selects,
 /// which time span it can use, which columns it needs, and when a block's summary may stand in
 /// for its rows. ``TypeSnapshot/scan(_:parallelism:_:)`` executes it.
@@ -28,6 +30,9 @@ package struct ScanPlan: Sendable {
     /// Whether every block is decoded even where its summary answers (the source-merging sweep
     /// needs every selected row); summaries are still offered for those blocks.
     package var readsEveryRow = false
+    /// The UUIDs a selected row must have, when the predicate names them: a chunk whose rows all
+    /// have other explicit UUIDs is passed over without decoding its details.
+    package var uuids: Set<UUID>?
     /// Whether a wholly selected block's summary answers for its rows (for a collection: the
     /// block lies inside one interval); `nil` never uses summaries.
     package var summaryAnswers: (@Sendable (SampleSummary) -> Bool)?
@@ -39,6 +44,16 @@ package struct ScanPlan: Sendable {
     package init(listing predicate: SamplePredicate, of type: TypeSnapshot, provenances: [Provenance]) {
         self.init(selection: RowSelection(predicate, type: type, provenances: provenances))
         readsDetails = true
+        uuids = Self.requiredUUIDs(predicate.node)
+    }
+
+    /// The UUIDs a predicate confines its samples to, if it does (alone or in a conjunction).
+    private static func requiredUUIDs(_ node: SamplePredicate.Node) -> Set<UUID>? {
+        switch node {
+        case .uuids(let uuids): return uuids
+        case .and(let nodes): return nodes.lazy.compactMap(requiredUUIDs).first
+        default: return nil
+        }
     }
 
     /// Whether rows are decoded whole: for their details, or for a predicate on them.

@@ -145,6 +145,11 @@ private enum PortionToRead {
                                isSortedByStart: true, decodedRows: 0..<0)
         }
         let file = try chunk.file()
+        // A lookup by UUID passes over a chunk that holds none of them, found from its UUID column alone.
+        if plan.decodesEveryColumn, let uuids = plan.uuids, try file.rows(withExplicitUUIDsIn: uuids)?.isEmpty == true {
+            return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: SampleColumns(), blocks: [],
+                               isSortedByStart: true, decodedRows: 0..<0)
+        }
         let partBlocks = blocks(of: file, part: part, parts: parts)
         var scanBlocks: [ScanBlock] = []
         scanBlocks.reserveCapacity(partBlocks.count)

@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+@testable import Cadence
+
+/// A lookup by UUID reads a chunk's UUID column alone to pass over the chunks that do not hold
+/// the UUIDs, and answers as a full decode does.
+@Suite("Lookups by UUID")
+struct UUIDLookupTests {
+    /// Random sorted columns, every row with an explicit UUID unless `everyRow` is false, and
+    /// metadata large enough that the detail section is far longer than its UUID column.
+    static func columns(count: Int, seed: UInt64, everyRow: Bool = true) -> SampleColumns {
+        var random = TestRandom(seed: seed)
+        var columns = SampleColumns()
+        var start: Int64 = 1_700_000_000_000_000
+        for row in 0..<count {
+            start += Int64.random(in: 0...3_600_000_000, using: &random)
+            let uuid = UUID(high: UInt64.random(in: 0...UInt64.max, using: &random), low: UInt64.random(in: 0...UInt64.max, using: &random))
+            columns.append(start: start, end: start + 60_000_000, value: Double(row), provenance: 0, sequence: Int64(row),
+                           uuid: everyRow || row % 7 != 3 ? uuid : nil,
+                           metadata: ["note": String(repeating: "\(row)-", count: Int.random(in: 0...40, using: &random))])
+        }
+        return columns.sortedByStart()
+    }
+
+    @Test("The rows found from the UUID column are those whose UUID is asked for", arguments: [UInt64(1), 2, 3, 4, 5])
+    func findsTheRows(seed: UInt64) throws {
+        var random = TestRandom(seed: seed &* 17)
+        let columns = Self.columns(count: Int.random(in: 1...3_000, using: &random), seed: seed)
+        let file = try ChunkFile(bytes: ChunkBlockTests.encode(columns), path: "chunk")
+        let wanted = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0..<columns.count, using: &random) }
+        let asked = Set(wanted.compactMap { columns.explicitUUID(at: $0) } + [UUID()])
+        let naive = (0..<columns.count).filter { columns.explicitUUID(at: $0).map(asked.contains) == true }
+        #expect(try file.rows(withExplicitUUIDsIn: asked) == naive)
+        #expect(try file.rows(withExplicitUUIDsIn: [UUID()]) == [])
+    }
+
+    @Test("A chunk with a row without an explicit UUID is left to the full decode")
+    func derivedUUIDs() throws {
+        let columns = Self.columns(count: 500, seed: 9, everyRow: false)
+        let file = try ChunkFile(bytes: ChunkBlockTests.encode(columns), path: "chunk")
+        #expect(try file.rows(withExplicitUUIDsIn: [UUID()]) == nil)
+    }
+
+    @Test("A damaged detail section fails the lookup, naming the file")
+    func damagedDetails() throws {
+        let columns = Self.columns(count: 2_000, seed: 10)
+        var bytes = try ChunkBlockTests.encode(columns)
+        let detail = try ChunkBlockTests.Layout(bytes).detail
+        bytes[detail.upperBound - 5] ^= 0x08
+        let file = try ChunkFile(bytes: bytes, path: "chunk-damaged")
+        let error = expectCadenceError(.corruptFile) { _ = try file.rows(withExplicitUUIDsIn: [UUID()]) }
+        #expect(error?.path == "chunk-damaged")
+    }
+
+    @Test("Workouts by UUID, with their routes, over many chunks answer as the full listing does")
+    func workoutsByUUID() throws {
+        let store = HealthStore.inMemory(chunkCapacity: 7, flushThreshold: 1_000)
+        var random = TestRandom(seed: 77)
+        var saved: [Workout] = []
+        for _ in 0..<5 {
+            let workouts = try PayloadSectionTests.randomWorkouts(&random, count: 9, maxPoints: 50)
+            try store.save(workouts)
+            try store.flush()
+            saved += workouts
+        }
+        #expect(try #require(store.snapshot().types[Workout.typeIdentifier]).chunks.count > 3)
+        let all = try store.execute(SampleQuery(workoutsMatching: .all, includingRoutes: true))
+        for workout in saved where Bool.random(using: &random) {
+            let found = try store.execute(SampleQuery(workoutsMatching: .uuids([workout.uuid]), includingRoutes: true))
+            #expect(found == all.filter { $0.uuid == workout.uuid })
+            #expect(found.first?.routes == workout.routes)
+        }
+        let several = Set(saved.prefix(20).map(\.uuid))
+        let found = try store.execute(SampleQuery(workoutsMatching: .uuids(several), includingRoutes: true))
+        #expect(Set(found.map(\.uuid)) == several)
+        #expect(try store.execute(SampleQuery(workoutsMatching: .uuids([UUID()]))).isEmpty)
+    }
+}
