@@ -66,15 +66,18 @@ struct DocumentsCommand: ParsableCommand {
     }
 
     func run() throws {
+        let clinicalType = try clinical.map { name in
+            guard let type = ClinicalType(identifier: name) else {
+                throw CadenceError(.unknownType, "Unknown clinical record type \(name): use one of "
+                                   + ClinicalType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            return type
+        }
         let store = try storeOptions.openForReading()
         let resolved = try filter.resolve()
         var output = StandardOutput()
         defer { output.flush() }
-        if let clinical {
-            guard let type = ClinicalType(identifier: clinical) else {
-                throw CadenceError(.unknownType, "Unknown clinical record type \(clinical): use one of "
-                                   + ClinicalType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
+        if let type = clinicalType {
             let predicate = resourceType.map { resolved.predicate && .fhirResourceType($0) } ?? resolved.predicate
             let records = try store.execute(SampleQuery(clinicalType: type, predicate: predicate, limit: limit,
                                                         includingResourceData: xml))
