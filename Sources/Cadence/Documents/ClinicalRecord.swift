@@ -47,7 +47,7 @@ public enum ClinicalType: String, Sendable, Hashable, CaseIterable, Codable {
 /// <doc:HowCadenceComputes#Documents-and-clinical-records>.
 ///
 /// Made from a resource's JSON (``init(json:source:fallbackDate:path:)``), which is kept byte for
-/// byte and read back only when asked (``ClinicalRecordQuery/includeResourceData``).
+/// byte and read back only when a query asks (`includingResourceData`).
 public struct ClinicalRecord: Hashable, Sendable {
     /// The sample's identifier, derived from the resource's bytes and source unless given.
     public var uuid: UUID
