@@ -214,6 +214,27 @@ struct DocumentTests {
         #expect(deleted.deletedObjects.map(\.uuid) == [documents[0].uuid])
     }
 
+    @Test("observers and long-running anchored queries hear of document and clinical record changes only")
+    func observers() async throws {
+        let store = HealthStore.inMemory()
+        var documents = store.observeDocuments().makeAsyncIterator()
+        var records = store.observe([ClinicalType.procedureRecord]).makeAsyncIterator()
+        var henry = store.anchoredUpdates(AnchoredObjectQuery(documentsMatching: .documentPatientName("Henry L Levin")))
+            .makeAsyncIterator()
+        #expect(try await documents.next()?.typeIdentifiers == [CDADocumentSample.typeIdentifier])
+        #expect(try await records.next()?.typeIdentifiers == [ClinicalType.procedureRecord.identifier])
+        #expect(try await henry.next()?.samples.isEmpty == true)
+        let fixtures = try Self.fixtureDocuments()
+        try store.save([fixtures[1]])  // Adam Everyman's
+        #expect(try await documents.next()?.typeIdentifiers == [CDADocumentSample.typeIdentifier])
+        try store.save(try ClinicalRecordTests.fixtureRecords())
+        #expect(try await records.next()?.typeIdentifiers == [ClinicalType.procedureRecord.identifier])
+        try store.save([fixtures[0]])
+        #expect(try await documents.next()?.typeIdentifiers == [CDADocumentSample.typeIdentifier])
+        // The first save changed nothing the query selects: its next update is Henry's document.
+        #expect(try await henry.next()?.samples.map(\.uuid) == [fixtures[0].uuid])
+    }
+
     // MARK: Predicates against a naive filter
 
     static let names = ["Ann Lee", "Bo Chen", "Zoë O’Neil", ""]
