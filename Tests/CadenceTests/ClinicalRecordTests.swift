@@ -185,6 +185,17 @@ struct ClinicalRecordTests {
         #expect(try importer.importFile(atPath: zip.path).imported == 0)
     }
 
+    @Test("an XML file is read as a CDA document when its root element is ClinicalDocument, whatever comes before")
+    func sniffsRootElement() {
+        let cases: [(String, String?)] = [
+            ("<?xml version=\"1.0\"?><!-- <HealthData> --><ClinicalDocument xmlns=\"urn:hl7-org:v3\">", "ClinicalDocument"),
+            ("<!DOCTYPE HealthData [<!ELEMENT ClinicalDocument (x)>]>\n<HealthData locale=\"en\">", "HealthData"),
+            ("<!DOCTYPE html><cda:ClinicalDocument>", "cda:ClinicalDocument"),
+            ("<?xml version=\"1.0\"?> <!-- only a comment -->", nil),
+        ]
+        for (head, root) in cases { #expect(DocumentFiles.rootElement(of: Array(head.utf8)) == root, "\(head)") }
+    }
+
     @Test("a standalone CDA file imports as one document; a refused one fails the import naming the file")
     func importsStandaloneDocument() throws {
         let importer = HealthDataImporter(store: .inMemory(), parallelism: 1)

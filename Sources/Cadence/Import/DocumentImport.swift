@@ -31,9 +31,40 @@ enum DocumentFiles {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { buffer.deallocate() }
         guard let count = try? source.read(into: buffer) else { return false }
-        let head = String(decoding: buffer[0..<count], as: UTF8.self)
-        guard let root = head.range(of: "ClinicalDocument") else { return false }
-        return !head[..<root.lowerBound].contains("<HealthData")
+        return rootElement(of: Array(buffer[0..<count])).map { $0 == "ClinicalDocument" || $0.hasSuffix(":ClinicalDocument") }
+            ?? false
+    }
+
+    /// The name of the first element that `head` starts, past the prolog's declarations, comments and
+    /// processing instructions; `nil` when `head` starts none.
+    static func rootElement(of head: [UInt8]) -> String? {
+        var index = 0
+        func skip(past terminator: String) {
+            let pattern = Array(terminator.utf8)
+            while index + pattern.count <= head.count, !head[index..<index + pattern.count].elementsEqual(pattern) { index += 1 }
+            index += pattern.count
+        }
+        while index < head.count {
+            guard head[index] == UInt8(ascii: "<"), index + 1 < head.count else {
+                index += 1
+                continue
+            }
+            let rest = head[(index + 1)...]
+            if rest.starts(with: "!--".utf8) {
+                skip(past: "-->")
+            } else if rest.starts(with: "?".utf8) {
+                skip(past: "?>")
+            } else if rest.starts(with: "!".utf8) {
+                // A declaration; a DOCTYPE with an internal subset ends with "]>".
+                let subset = head[index...].firstIndex { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }
+                    .map { head[$0] == UInt8(ascii: "[") } ?? false
+                skip(past: subset ? "]>" : ">")
+            } else {
+                let name = rest.prefix { ExportXMLReader.isNameByte($0) }
+                return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// Reads `bytes` of the file `name` as a CDA document or a FHIR resource (by its extension),
