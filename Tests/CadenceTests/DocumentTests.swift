@@ -30,6 +30,8 @@ struct DocumentTests {
          "Henry L Levin", "Henry Seven", "Community Health and Hospitals", "2012-09-16T23:18:00Z"),
         ("cda/Diagnostic_Imaging_Report.xml", "Chest X-Ray, PA and LAT View", "Adam Everyman", "Henry Seven",
          "Good Health Clinic", "2005-03-29T22:15:04Z"),
+        ("cda/Operative_Note.xml", "Community Health and Hospitals: Operative Note", "Isabella Isa Jones", "Henry Seven",
+         "Community Health and Hospitals", "2012-09-16T23:10:00Z"),
     ]
 
     static func fixtureDocuments() throws -> [CDADocumentSample] {
@@ -146,12 +148,12 @@ struct DocumentTests {
         #expect(full == sorted)
         let henry = try store.execute(DocumentQuery(predicate: .documentPatientName("Henry L Levin")))
         #expect(henry.map(\.title) == ["Community Health and Hospitals: Discharge Summary (UD)"])
-        #expect(try store.execute(DocumentQuery(predicate: .documentAuthorName("Henry Seven"))).count == 2)
+        #expect(try store.execute(DocumentQuery(predicate: .documentAuthorName("Henry Seven"))).count == 3)
         #expect(try store.execute(DocumentQuery(predicate: .documentCustodianName("Good Health Clinic"))).count == 1)
         #expect(try store.execute(DocumentQuery(predicate: .documentTitle("Chest X-Ray, PA and LAT View"),
                                                 includeDocumentData: true)).first?.documentData == sorted.first?.documentData)
         #expect(try store.deleteDocuments(matching: .documentTitle("Chest X-Ray, PA and LAT View")) == 1)
-        #expect(try store.execute(DocumentQuery()).map(\.patientName) == ["Henry L Levin"])
+        #expect(try store.execute(DocumentQuery()).map(\.patientName) == ["Isabella Isa Jones", "Henry L Levin"])
         // A deleted document is not stored again by a later save.
         #expect(try store.save(try Self.fixtureDocuments()).keptDeleted == 1)
     }
@@ -189,7 +191,7 @@ struct DocumentTests {
 
         let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
         let listed = try reader.execute(DocumentQuery(predicate: .documentAuthorName("Henry Seven")))
-        #expect(listed.count == 2)
+        #expect(listed.count == 3)
         let error = expectCadenceError(.corruptFile) { _ = try reader.execute(DocumentQuery(includeDocumentData: true)) }
         #expect(error?.path == path)
         #expect(reader.verify().map(\.path) == [path])
