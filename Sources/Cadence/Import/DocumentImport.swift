@@ -67,11 +67,14 @@ enum DocumentFiles {
         return nil
     }
 
-    /// Reads `bytes` of the file `name` as a CDA document or a FHIR resource (by its extension),
-    /// and saves it unless the pipeline only checks; a file that cannot be read is rejected.
-    static func take(_ bytes: [UInt8], name: String, into pipeline: inout ImportPipeline) throws {
+    /// Reads the file `name` (its bytes from `read`) as a CDA document or a FHIR resource (by its
+    /// extension), and saves it unless the pipeline only checks; a file that cannot be read (too
+    /// large, not valid, refused) is rejected with its name and the reason, and the import goes on.
+    static func take(_ name: String, into pipeline: inout ImportPipeline, read: () throws -> [UInt8]) throws {
         let source = Source(name: sourceName)
+        var bytes: [UInt8] = []
         do {
+            bytes = try read()
             if name.lowercased().hasSuffix(".json") {
                 let record = try ClinicalRecord(json: Data(bytes), source: source, path: name)
                 pipeline.collector.summary.clinicalRecords += 1
@@ -81,7 +84,7 @@ enum DocumentFiles {
                 pipeline.collector.summary.documents += 1
                 if !pipeline.dryRun { pipeline.noteDocumentSave(try pipeline.importer.store.save([document])) }
             }
-        } catch let error as CadenceError where error.path == name {
+        } catch let error as CadenceError where error.path == name || [.hostileInput, .malformedInput].contains(error.code) {
             pipeline.collector.summary.reject(line: error.line ?? 0, "\(name) \(error.message)")
         }
         try pipeline.didRead(bytes: bytes.count)
@@ -114,7 +117,7 @@ struct DocumentFileSource: ImportSource {
     func read(into pipeline: inout ImportPipeline) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return try DocumentFiles.take(DocumentFiles.readFile(path), name: path, into: &pipeline)
+            return try DocumentFiles.take(path, into: &pipeline) { try DocumentFiles.readFile(path) }
         }
         let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
         let names = try POSIXFileSystem().contentsOfDirectory(folder).sorted()
@@ -126,7 +129,7 @@ struct DocumentFileSource: ImportSource {
             files += try POSIXFileSystem().contentsOfDirectory(records).sorted()
                 .filter { $0.lowercased().hasSuffix(".json") }.map { records + "/" + $0 }
         }
-        for file in files { try DocumentFiles.take(DocumentFiles.readFile(file), name: file, into: &pipeline) }
+        for file in files { try DocumentFiles.take(file, into: &pipeline) { try DocumentFiles.readFile(file) } }
     }
 }
 
@@ -143,7 +146,7 @@ extension ExportArchive {
     /// Reads the archive's `export_cda.xml` and `clinical-records/*.json` into `pipeline`.
     func readDocuments(into pipeline: inout ImportPipeline) throws {
         for entry in documentEntryPaths {
-            try DocumentFiles.take(readDocument(atEntryPath: entry), name: path + "/" + entry, into: &pipeline)
+            try DocumentFiles.take(path + "/" + entry, into: &pipeline) { try readDocument(atEntryPath: entry) }
         }
     }
 }
