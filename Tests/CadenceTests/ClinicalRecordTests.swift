@@ -161,6 +161,10 @@ struct ClinicalRecordTests {
         #expect(try importer.store.execute(DocumentQuery()).map(\.title) == ["Chest X-Ray, PA and LAT View"])
         let again = try importer.importFile(atPath: directory.path)
         #expect(again.imported == 0 && again.duplicates == 5)
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let error = expectCadenceError(.notFound) { _ = try importer.importFile(atPath: empty.path) }
+        #expect(error?.path == empty.path)
     }
 
     @Test("export.zip: export_cda.xml and clinical-records/*.json are imported beside export.xml")

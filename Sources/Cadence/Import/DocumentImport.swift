@@ -129,6 +129,10 @@ struct DocumentFileSource: ImportSource {
             files += try POSIXFileSystem().contentsOfDirectory(records).sorted()
                 .filter { $0.lowercased().hasSuffix(".json") }.map { records + "/" + $0 }
         }
+        guard names.contains("export.xml") || !files.isEmpty else {
+            throw CadenceError(.notFound, "is a folder with no export.xml, export_cda.xml or FHIR resource (.json) to import",
+                               path: path)
+        }
         for file in files { try DocumentFiles.take(file, into: &pipeline) { try DocumentFiles.readFile(file) } }
     }
 }
