@@ -8,7 +8,7 @@
 #
 # Fuzzes Cadence's decoders and importers with libFuzzer (see Fuzz/README.md).
 #
-#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml gpx arrow) for SECONDS (default 120),
+#   Fuzz/run.sh [SECONDS] [TARGET...]   fuzz each target (chunk wal csv xml gpx arrow json) for SECONDS (default 120),
 #                                       then minimize what it found into Fuzz/Corpus/TARGET
 #   Fuzz/run.sh seed                    (re)write the seed inputs into Fuzz/Corpus
 #   Fuzz/run.sh replay TARGET FILE...   run inputs through a target without sanitizers
@@ -24,7 +24,7 @@ scratch="$root/.build-fuzz"
 # Not .build-fuzz/artifacts: SwiftPM owns (and empties) that one.
 work="$scratch/cadence-fuzz"
 corpus_root="$root/Fuzz/Corpus"
-all_targets=(chunk wal csv xml gpx arrow)
+all_targets=(chunk wal csv xml gpx arrow json)
 
 # The tool without sanitizers (seeding, replaying).
 plain_tool() {
@@ -81,6 +81,17 @@ seed() {
             { printf "\\x$selector"; cat "$fixture"; } > "$corpus_root/arrow/seed-$selector-$(basename "$fixture")"
         done
     done
+    # CDA documents (HL7's examples, Tests/Fixtures/documents) for the xml target, read as a CDA
+    # document and imported as a standalone file; FHIR resources for the json target.
+    for fixture in "$root"/Tests/Fixtures/documents/cda/*.xml "$root"/Tests/Fixtures/documents/refused/*.xml; do
+        { printf '\x00'; cat "$fixture"; } > "$corpus_root/xml/seed-cda-$(basename "$fixture")"
+    done
+    mkdir -p "$corpus_root/json"
+    for fixture in "$root"/Tests/Fixtures/documents/fhir/*.json; do
+        for selector in 00 01; do
+            { printf "\\x$selector"; cat "$fixture"; } > "$corpus_root/json/seed-$selector-$(basename "$fixture")"
+        done
+    done
     for target in "${all_targets[@]}"; do echo "$target: $(find "$corpus_root/$target" -type f | wc -l) files"; done
 }
 
@@ -92,6 +103,7 @@ max_len() {
         xml) echo 8192 ;;
         gpx) echo 8192 ;;
         arrow) echo 16384 ;;
+        json) echo 8192 ;;
     esac
 }
 

@@ -9,7 +9,7 @@
 //
 // Built by Fuzz/run.sh with `-sanitize=fuzzer,address -D CADENCE_FUZZING`, the module exports
 // `LLVMFuzzerTestOneInput` and libFuzzer supplies `main`; the target to fuzz is chosen with the
-// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml, gpx). A plain `swift build`
+// environment variable `CADENCE_FUZZ_TARGET` (chunk, wal, csv, xml, gpx, arrow, json). A plain `swift build`
 // compiles the same code as an ordinary tool that writes the seed corpus and replays inputs
 // without sanitizers (`cadence-fuzz seed DIR`, `cadence-fuzz replay TARGET FILE...`).
 
@@ -25,7 +25,7 @@ import Darwin
 
 /// The five fuzz targets.
 enum FuzzTarget: String, CaseIterable {
-    case chunk, wal, csv, xml, gpx, arrow
+    case chunk, wal, csv, xml, gpx, arrow, json
 
     /// Runs one input through the target. Inputs that are rejected with a ``CadenceError`` are
     /// fine; anything else the harness considers a bug traps, so libFuzzer records it.
@@ -37,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
         case .xml: XMLFuzzer.run(bytes)
         case .gpx: GPXFuzzer.run(bytes)
         case .arrow: ArrowFuzzer.run(bytes)
+        case .json: JSONFuzzer.run(bytes)
         }
     }
 

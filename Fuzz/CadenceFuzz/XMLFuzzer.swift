@@ -41,8 +41,23 @@ enum XMLFuzzer {
             }
             compareSegmentedImport(body, strict: selector & 0x40 != 0, segmentBytes: 8 + Int(selector & 0x1E) * 8)
         }
+        if !isZip { readDocument(body) }
         CSVFuzzer.importFile(body, extension: isZip ? "zip" : "xml", strict: selector & 0x40 != 0,
                              batchSize: selector & 0x20 != 0 ? 2 : 100_000, tightRoutes: isZip && selector & 1 != 0)
+    }
+
+    /// Reads `bytes` as a CDA document: the header or a ``CadenceError``, and the same twice.
+    static func readDocument(_ bytes: [UInt8]) {
+        func header() -> Result<CDADocumentReader.Header, CadenceError> {
+            do {
+                return .success(try CDADocumentReader.read(bytes, path: "document.xml"))
+            } catch let error as CadenceError {
+                return .failure(error)
+            } catch {
+                fuzzFailure("the CDA reader threw a non-Cadence error: \(error)")
+            }
+        }
+        if header() != header() { fuzzFailure("the CDA reader reads the same bytes differently") }
     }
 
     /// Reads `bytes` fed in pieces of the sizes given (cycling).

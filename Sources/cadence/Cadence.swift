@@ -31,6 +31,7 @@ struct CadenceCommand: ParsableCommand {
             BatchCommand.self,
             SamplesCommand.self,
             WorkoutsCommand.self,
+            DocumentsCommand.self,
             ActivityCommand.self,
             ChangesCommand.self,
             DeleteCommand.self,

@@ -63,7 +63,9 @@ struct ImportTests {
         let xml = try Data(contentsOf: export)
         let zip = directory.url.appendingPathComponent("export.zip")
         let archive = try Archive(url: zip, accessMode: .create)
-        for (path, data) in [("apple_health_export/export_cda.xml", Data("<cda/>".utf8)),
+        // export_cda.xml is imported too, as one CDA document.
+        let cda = try Data(contentsOf: URL(fileURLWithPath: DocumentsCommandTests.fixture("cda/Diagnostic_Imaging_Report.xml")))
+        for (path, data) in [("apple_health_export/export_cda.xml", cda),
                              ("apple_health_export/export.xml", xml)] {
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
                                  compressionMethod: .deflate) { position, size in
@@ -76,9 +78,11 @@ struct ImportTests {
         let reference = try CommandResult(status: 0, standardOutput: Fixtures.hkimportStore.get().importOutput,
                                           standardError: "").jsonObject()
         let referenceFile = try #require((reference["files"] as? [[String: Any]])?.first)
-        for key in ["imported", "duplicates", "rejected", "workouts", "correlations"] {
+        for key in ["duplicates", "rejected", "workouts", "correlations"] {
             #expect(file[key] as? Int == referenceFile[key] as? Int, "\(key)")
         }
+        #expect(file["imported"] as? Int == (referenceFile["imported"] as? Int ?? 0) + 1)
+        #expect(file["documents"] as? Int == 1)
         #expect(file["imported"] as? Int ?? 0 > 0)
 
         let listing = ["samples", "--type", "heartRate", "--format", "csv", "--time-zone", "UTC"]

@@ -80,9 +80,11 @@ public struct ExportArchive: Sendable {
     private let export: ZIPDirectory.Entry
     private let exportDataOffset: UInt64
     /// The archive's central directory, to find a route entry's data.
-    private let directory: ZIPDirectory
+    let directory: ZIPDirectory
     /// The `.gpx` entries under a `workout-routes` folder, by their path in the archive.
     private let routeEntries: [String: ZIPDirectory.Entry]
+    /// The `export_cda.xml` and `clinical-records/*.json` entries, by their path in the archive.
+    let documentEntries: [String: ZIPDirectory.Entry]
 
     /// Inflated bytes that a ratio under the limit always allows, so that tiny entries pass.
     private static let ratioAllowance: UInt64 = 1 << 20
@@ -103,6 +105,7 @@ public struct ExportArchive: Sendable {
         var preferred: [ZIPDirectory.Entry] = []
         var candidates: [ZIPDirectory.Entry] = []
         var routes: [String: ZIPDirectory.Entry] = [:]
+        var documents: [String: ZIPDirectory.Entry] = [:]
         try directory.forEachEntry(in: source) { entry in
             if let problem = entry.pathProblem {
                 throw CadenceError(
@@ -115,6 +118,7 @@ public struct ExportArchive: Sendable {
             }
             guard !entry.isDirectory else { return }
             if Self.isRouteFile(entry) { routes[entry.path] = entry }
+            if Self.isDocumentFile(entry) { documents[entry.path] = entry }
             if entry.pathBytes.elementsEqual("apple_health_export/export.xml".utf8) {
                 preferred.append(entry)
             } else if Self.isExportName(entry) {
@@ -156,6 +160,7 @@ public struct ExportArchive: Sendable {
         self.exportDataOffset = try directory.dataOffset(of: chosen, in: source)
         self.directory = directory
         self.routeEntries = routes
+        self.documentEntries = documents
     }
 
     /// Whether an entry is named `export.xml` in any case, at the top or one folder down.
@@ -239,7 +244,7 @@ public struct ExportArchive: Sendable {
 
     /// Inflates `entry` block by block, counting the bytes against `maxBytes` and the expansion
     /// ratio, and checking its size and CRC-32 at the end.
-    private func stream(
+    func stream(
         _ entry: ZIPDirectory.Entry, dataOffset: UInt64, bufferSize: Int, maxBytes: UInt64,
         to consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws {

@@ -42,6 +42,10 @@ public struct ImportSummary: Sendable, Codable {
     /// `<ActivitySummary>` elements (stored: see ``activitySummariesImported``).
     public var correlations = 0
     public var workouts = 0
+    /// CDA documents read (standalone files, `export_cda.xml`), whether new or already stored.
+    public var documents = 0
+    /// FHIR resources read as clinical records (`clinical-records/*.json`), whether new or already stored.
+    public var clinicalRecords = 0
     public var activitySummaries = 0
     /// Activity summaries stored for days the store had none of (<doc:HowCadenceComputes#Activity-summaries>); not counted in ``imported``.
     public var activitySummariesImported = 0

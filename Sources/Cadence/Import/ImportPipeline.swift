@@ -96,9 +96,10 @@ struct ImportPipeline {
         try saveCollected()
         try saveNestedRecords()
         let saved = try saver.finish()
-        collector.summary.imported = saved.saved
-        collector.summary.duplicates = saved.duplicates
-        collector.summary.keptDeleted = saved.keptDeleted
+        // Documents and clinical records were saved as they were read (DocumentFiles): added to.
+        collector.summary.imported += saved.saved
+        collector.summary.duplicates += saved.duplicates
+        collector.summary.keptDeleted += saved.keptDeleted
         collector.summary.bytesRead = bytesRead
         guard !dryRun else { return }
         try saveActivitySummaries()

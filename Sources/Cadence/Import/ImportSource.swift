@@ -18,6 +18,7 @@ func importSource(forFileAt path: String) -> any ImportSource {
     if lowercased.hasSuffix(".csv") { return CSVFileSource(path: path) }
     if lowercased.hasSuffix(".zip") { return ExportArchiveSource(path: path) }
     if ArrowFileSource.handles(path) { return ArrowFileSource(path: path) }
+    if DocumentFiles.handles(path) { return DocumentFileSource(path: path) }
     return ExportXMLFileSource(path: path)
 }
 
@@ -66,6 +67,7 @@ struct ExportArchiveSource: ImportSource {
         } catch {
             throw reader.stopped(by: error, noting: &pipeline)
         }
+        try archive.readDocuments(into: &pipeline)
     }
 }
 

@@ -21,6 +21,10 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
     case workout
     /// ``ActivitySummary``: `HKActivitySummaryTypeIdentifier`, one series (one row a day).
     case activitySummary
+    /// ``CDADocumentSample``: `HKDocumentTypeIdentifierCDA`, one series; bodies in the row payloads.
+    case document
+    /// ``ClinicalRecord``: `HKClinicalTypeIdentifier…`, one series per clinical type; FHIR JSON in the row payloads.
+    case clinicalRecord
 
     /// The prefix every identifier of the kind starts with.
     public var identifierPrefix: String {
@@ -30,6 +34,8 @@ public enum SampleKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .correlation: return CorrelationType.identifierPrefix
         case .workout: return Workout.typeIdentifier
         case .activitySummary: return ActivitySummary.typeIdentifier
+        case .document: return CDADocumentSample.identifierPrefix
+        case .clinicalRecord: return ClinicalType.identifierPrefix
         }
     }
 

@@ -77,6 +77,16 @@ extension HealthStore {
         observe(identifiers: [Workout.typeIdentifier], quantityTypes: [])
     }
 
+    /// Notifications for changes to CDA documents (HealthKit's `HKObserverQuery` on the document type).
+    public func observeDocuments() -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: [CDADocumentSample.typeIdentifier], quantityTypes: [])
+    }
+
+    /// Notifications for changes to clinical records of `types`.
+    public func observe(_ types: [ClinicalType]) -> AsyncThrowingStream<ObserverNotification, any Error> {
+        observe(identifiers: types.map(\.identifier), quantityTypes: [])
+    }
+
     /// Notifications for changes to the types with these full identifiers, of any kind.
     private func observe(identifiers: [String], quantityTypes: [QuantityType])
         -> AsyncThrowingStream<ObserverNotification, any Error> {

@@ -140,7 +140,7 @@ struct ImportCommand: ParsableCommand {
     /// The kinds of sample an import stores, with the names the summary gives them.
     static let kindNames: [(kind: SampleKind, name: String)] = [
         (.quantity, "quantity samples"), (.category, "category samples"), (.correlation, "correlations"),
-        (.workout, "workouts"),
+        (.workout, "workouts"), (.document, "documents"), (.clinicalRecord, "clinical records"),
     ]
 
     /// Samples imported of each kind, as a JSON object with every kind.
@@ -174,6 +174,8 @@ struct ImportCommand: ParsableCommand {
                     ("correlationRecords", .integer(summary.correlationRecords)),
                     ("correlations", .integer(summary.correlations)),
                     ("workouts", .integer(summary.workouts)),
+                    ("documents", .integer(summary.documents)),
+                    ("clinicalRecords", .integer(summary.clinicalRecords)),
                     ("workoutRoutes", .integer(summary.workoutRoutes)),
                     ("routeIssues", issues(summary.routeIssues)),
                     ("activitySummaries", .integer(summary.activitySummaries)),
@@ -226,6 +228,8 @@ struct ImportCommand: ParsableCommand {
                 ("records inside correlations (imported at top level)", summary.correlationRecords),
                 ("correlations", summary.correlations),
                 ("workouts", summary.workouts),
+                ("CDA documents read", summary.documents),
+                ("clinical records read (FHIR)", summary.clinicalRecords),
                 ("workout route files read", summary.workoutRoutes),
                 ("route problems", summary.routeIssueCount),
                 ("activity summaries imported", summary.activitySummariesImported),

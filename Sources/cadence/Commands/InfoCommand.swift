@@ -134,6 +134,8 @@ struct InfoCommand: ParsableCommand {
         case .correlation: CorrelationType(identifier: type.identifier).shortIdentifier
         case .workout: ArgumentValues.workoutTypeName
         case .activitySummary: ArgumentValues.activitySummaryTypeName
+        case .document: "documents"
+        case .clinicalRecord: ClinicalType(identifier: type.identifier)?.rawValue ?? type.identifier
         }
     }
 }

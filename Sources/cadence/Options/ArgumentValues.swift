@@ -115,6 +115,8 @@ enum ArgumentValues {
         case .correlation: return .correlation(CorrelationType(identifier: text))
         case .workout where text == Workout.typeIdentifier: return .workout
         case .activitySummary where text == ActivitySummary.typeIdentifier: return .activitySummary
+        case .document, .clinicalRecord:
+            throw CadenceError(.invalidArgument, "\(text) holds documents or clinical records: list them with cadence documents.")
         case .quantity, .workout, .activitySummary: break
         }
         if text == workoutTypeName { return .workout }

@@ -133,7 +133,7 @@ extension SampleReading where Sample == Workout {
 
 extension StoredSample {
     /// What a public sample of any kind but a quantity takes from a stored row.
-    private struct RowParts {
+    struct RowParts {
         var uuid: UUID
         var provenance: Provenance
         var start: Date

@@ -1,0 +1,205 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Lists CDA documents (HealthKit's `HKDocumentQuery`, <doc:HowCadenceComputes#Documents-and-clinical-records>).
+///
+///     let notes = try store.execute(DocumentQuery(predicate: .documentPatientName("Henry L Levin"), limit: 10,
+///                                                 sortDescriptors: [.startDate(ascending: false)]))
+///     let withXML = try store.execute(DocumentQuery(predicate: .uuids([id]), includeDocumentData: true))
+///
+/// The predicate selects by dates, source, UUID and the header fields (``SamplePredicate/documentTitle(_:)``
+/// and its siblings, exact equality). Without ``includeDocumentData`` the results carry their
+/// fields but not their bytes, and no document body is read from disk; with it, only the bodies of
+/// the documents returned (after the limit) are read.
+public struct DocumentQuery: Sendable {
+    /// Which documents to list.
+    public var predicate: SamplePredicate
+    /// The most documents to return; 0 is no limit.
+    public var limit: Int
+    /// The order, most significant first (ascending start when empty).
+    public var sortDescriptors: [SampleSortDescriptor]
+    /// Whether each document comes with its bytes (``CDADocumentSample/documentData``).
+    public var includeDocumentData: Bool
+
+    /// Creates a query for CDA documents.
+    public init(predicate: SamplePredicate = .all, limit: Int = 0, sortDescriptors: [SampleSortDescriptor] = [],
+                includeDocumentData: Bool = false) {
+        self.predicate = predicate
+        self.limit = max(0, limit)
+        self.sortDescriptors = sortDescriptors
+        self.includeDocumentData = includeDocumentData
+    }
+
+    /// The document type listed (the only one: ``CDADocumentSample/typeIdentifier``).
+    public var documentType: String { CDADocumentSample.typeIdentifier }
+}
+
+extension HealthStore {
+    /// Runs a document query on the current snapshot.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when a body asked for is damaged.
+    /// - Complexity: a sample query's, plus the payload blocks that hold the returned documents'
+    ///   bodies when ``DocumentQuery/includeDocumentData``.
+    public func execute(_ query: DocumentQuery) throws -> [CDADocumentSample] {
+        try execute(SampleQuery(reading: .documents(includingData: query.includeDocumentData), predicate: query.predicate,
+                                limit: query.limit, sortDescriptors: query.sortDescriptors))
+    }
+}
+
+extension SamplePredicate {
+    /// Documents whose title is exactly `title`.
+    public static func documentTitle(_ title: String) -> SamplePredicate {
+        .metadata(key: KindAttributes.documentTitle, in: [title])
+    }
+
+    /// Documents whose patient name is exactly `name` (given names, then family, space-separated).
+    public static func documentPatientName(_ name: String) -> SamplePredicate {
+        .metadata(key: KindAttributes.documentPatientName, in: [name])
+    }
+
+    /// Documents whose author name is exactly `name`.
+    public static func documentAuthorName(_ name: String) -> SamplePredicate {
+        .metadata(key: KindAttributes.documentAuthorName, in: [name])
+    }
+
+    /// Documents whose custodian name is exactly `name`.
+    public static func documentCustodianName(_ name: String) -> SamplePredicate {
+        .metadata(key: KindAttributes.documentCustodianName, in: [name])
+    }
+
+    /// Clinical records of the FHIR resource type `resourceType` (`Observation`, `Condition`, …).
+    public static func fhirResourceType(_ resourceType: String) -> SamplePredicate {
+        .metadata(key: KindAttributes.clinicalResourceType, in: [resourceType])
+    }
+}
+
+extension SampleQuery where Sample == CDADocumentSample {
+    /// Creates a sample query on the document type (``DocumentQuery`` says the same more plainly).
+    public init(documentsMatching predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = [], includingDocumentData: Bool = false) {
+        self.init(reading: .documents(includingData: includingDocumentData), predicate: predicate, limit: limit,
+                  sortDescriptors: sortDescriptors)
+    }
+}
+
+extension SampleQuery where Sample == ClinicalRecord {
+    /// Creates a query for clinical records of one type, by dates, source, UUID and
+    /// ``SamplePredicate/fhirResourceType(_:)``; each comes with its FHIR JSON only when
+    /// `includingResourceData` (read for the records returned, after the limit).
+    public init(clinicalType: ClinicalType, predicate: SamplePredicate = .all, limit: Int = 0,
+                sortDescriptors: [SampleSortDescriptor] = [], includingResourceData: Bool = false) {
+        self.init(reading: .clinicalRecords(clinicalType, includingData: includingResourceData), predicate: predicate,
+                  limit: limit, sortDescriptors: sortDescriptors)
+    }
+}
+
+extension AnchoredObjectQuery where Sample == CDADocumentSample {
+    /// Creates an anchored query for CDA documents (their bytes only when `includingDocumentData`).
+    public init(documentsMatching predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0,
+                includingDocumentData: Bool = false) {
+        self.init(reading: .documents(includingData: includingDocumentData), predicate: predicate, anchor: anchor,
+                  limit: limit)
+    }
+}
+
+extension AnchoredObjectQuery where Sample == ClinicalRecord {
+    /// Creates an anchored query for clinical records of one type (their JSON only when `includingResourceData`).
+    public init(clinicalType: ClinicalType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0,
+                includingResourceData: Bool = false) {
+        self.init(reading: .clinicalRecords(clinicalType, includingData: includingResourceData), predicate: predicate,
+                  anchor: anchor, limit: limit)
+    }
+}
+
+extension SampleReading where Sample == CDADocumentSample {
+    /// CDA documents, their bodies read (``StoredPayloads``) for the listed ones only when `includingData`.
+    package static func documents(includingData: Bool) -> SampleReading {
+        let identifier = CDADocumentSample.typeIdentifier
+        return SampleReading(identifier: identifier, validate: { try $0.validate(for: .series(identifier)) },
+                             prepare: { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                guard let parts = StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity)
+                else { return nil }
+                let fields = parts.attributes
+                return CDADocumentSample(
+                    uuid: parts.uuid, title: fields[KindAttributes.documentTitle] ?? "",
+                    patientName: fields[KindAttributes.documentPatientName] ?? "",
+                    authorName: fields[KindAttributes.documentAuthorName] ?? "",
+                    custodianName: fields[KindAttributes.documentCustodianName] ?? "", startDate: parts.start,
+                    endDate: parts.end, provenance: parts.provenance, creationDate: parts.creation,
+                    metadata: parts.metadata, documentData: nil)
+            }
+        }, complete: includingData ? withData : nil)
+    }
+
+    /// `documents` with their bytes.
+    private static func withData(_ documents: [CDADocumentSample], snapshot: StoreSnapshot) throws -> [CDADocumentSample] {
+        let bodies = try StoredPayloads.read(documents.map(\.uuid), of: CDADocumentSample.typeIdentifier, snapshot: snapshot)
+        return documents.map { document in
+            var completed = document
+            completed.documentData = bodies[document.uuid].map { Data($0) }
+            return completed
+        }
+    }
+}
+
+extension SampleReading where Sample == ClinicalRecord {
+    /// Clinical records of `type`, their JSON read for the listed ones only when `includingData`.
+    package static func clinicalRecords(_ type: ClinicalType, includingData: Bool) -> SampleReading {
+        let identifier = type.identifier
+        return SampleReading(identifier: identifier, validate: { try $0.validate(for: .series(identifier)) },
+                             prepare: { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                guard let parts = StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity)
+                else { return nil }
+                let fields = parts.attributes
+                let resourceType = fields[KindAttributes.clinicalResourceType] ?? ""
+                return ClinicalRecord(
+                    uuid: parts.uuid, clinicalType: type, displayName: fields[KindAttributes.clinicalDisplayName] ?? resourceType,
+                    resourceType: resourceType, identifier: fields[KindAttributes.clinicalIdentifier] ?? "",
+                    version: fields[KindAttributes.clinicalVersion], startDate: parts.start, endDate: parts.end,
+                    source: parts.provenance.source, metadata: parts.metadata, resourceData: nil)
+            }
+        }, complete: includingData ? withData(of: identifier) : nil)
+    }
+
+    /// Gives records of the series `identifier` their JSON.
+    private static func withData(of identifier: String) -> @Sendable ([ClinicalRecord], StoreSnapshot) throws -> [ClinicalRecord] {
+        { records, snapshot in
+            let bodies = try StoredPayloads.read(records.map(\.uuid), of: identifier, snapshot: snapshot)
+            return records.map { record in
+                var completed = record
+                completed.resourceData = bodies[record.uuid].map { Data($0) }
+                return completed
+            }
+        }
+    }
+}
+
+/// The payloads of listed samples, read after the listing is cut to its limit.
+enum StoredPayloads {
+    /// The payloads of the rows of series `identifier` whose UUIDs are `uuids`, through a UUID
+    /// listing; only the payload blocks that hold them are decompressed.
+    ///
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when a payload is damaged.
+    static func read(_ uuids: [UUID], of identifier: String, snapshot: StoreSnapshot) throws -> [UUID: [UInt8]] {
+        guard let stored = snapshot.types[identifier], !uuids.isEmpty else { return [:] }
+        let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+        var payloads: [UUID: [UInt8]] = [:]
+        let plan = ScanPlan(listing: .uuids(uuids), of: stored, provenances: snapshot.provenances)
+        try stored.forEachSelectedRow(plan) { columns, row in
+            if let payload = try columns.payload(at: row) {
+                payloads[identity.uuid(of: columns, row: row, metadataDigests: nil)] = payload
+            }
+        }
+        return payloads
+    }
+}
