@@ -59,7 +59,9 @@ package struct HourSummaries: Sendable {
                               into writer: inout BinaryWriter) {
         var entries = BinaryWriter()
         for (index, rows) in blocks.enumerated() {
-            guard let groups = hourGroups(columns, rows: rows), groups.count > 1,
+            // Most blocks are one hour of one source: told apart without grouping their rows.
+            guard rows.count >= 2 * minimumRowsPerEntry, holdsSeveralGroups(columns, rows: rows),
+                  let groups = hourGroups(columns, rows: rows), groups.count > 1,
                   rows.count >= minimumRowsPerEntry * groups.count else { continue }
             for group in groups {
                 write(SampleSummary(columns, rows: group, style: style), block: index, into: &entries)
@@ -68,6 +70,16 @@ package struct HourSummaries: Sendable {
         guard entries.count > 0 else { return }
         writer.write(tag)
         ChecksummedSection.write(entries.bytes, into: &writer)
+    }
+
+    /// Whether sorted rows start in more than one UTC hour or come from more than one provenance.
+    private static func holdsSeveralGroups(_ columns: SampleColumns, rows: Range<Int>) -> Bool {
+        guard let first = rows.first, let last = rows.last else { return false }
+        if TimestampArithmetic.floorDivide(columns.start[first], hour) != TimestampArithmetic.floorDivide(columns.start[last], hour) {
+            return true
+        }
+        let provenance = columns.provenance[first]
+        return columns.provenance[rows].contains { $0 != provenance }
     }
 
     /// The rows of a block grouped by UTC hour, then provenance, or `nil` when a row crosses an
