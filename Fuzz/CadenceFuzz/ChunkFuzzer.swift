@@ -70,6 +70,7 @@ enum ChunkFuzzer {
         }
         expectingCadenceErrors("decodeQueryColumns") { try chunk.decodeQueryColumns(into: &columns) }
         decodePayloads(chunk)
+        decodeHourSummaries(chunk)
         guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns(readingPayloads: true) })
         else { return }
         if all.count != chunk.count { fuzzFailure("decoded \(all.count) rows of a \(chunk.count)-row chunk") }
@@ -88,6 +89,20 @@ enum ChunkFuzzer {
             let one = expectingCadenceErrors("payload(atRow:)", { try section.payload(atRow: row) })
             if let one, one ?? [] != (all.isEmpty ? [] : all[row]) { fuzzFailure("row \(row)'s payload read alone differs") }
         }
+    }
+
+    /// Reads every block's hour summaries: an accepted section holds each row of its blocks once.
+    static func decodeHourSummaries(_ chunk: ChunkFile) {
+        guard let hours = chunk.hourSummaries else { return }
+        var entries = 0
+        for block in chunk.blocks.indices {
+            guard let summaries = hours.summaries(ofBlock: block) else { continue }
+            entries += summaries.count
+            if summaries.reduce(0, { $0 + $1.count }) != chunk.blocks[block].count {
+                fuzzFailure("the hour summaries of block \(block) do not count its rows")
+            }
+        }
+        if entries != hours.count { fuzzFailure("\(hours.count) hour summaries, \(entries) of them in blocks") }
     }
 
     /// Feeds the raw column sections to the decoders.
@@ -167,8 +182,14 @@ enum ChunkFuzzer {
         offset = refreshSection(&bytes, at: offset + 4)
         guard isVersionFive else { return bytes }
         // The payload section: its directory, the blocks' length, then each block.
-        offset = refreshSection(&bytes, at: offset + 4) + 8
-        while offset < bytes.count { offset = refreshSection(&bytes, at: offset + 4) }
+        offset = refreshSection(&bytes, at: offset + 4)
+        guard offset >= 0, offset <= bytes.count - 8 else { return bytes }
+        let blocksLength = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+        offset += 8
+        let blocksEnd = blocksLength <= UInt64(bytes.count - offset) ? offset + Int(blocksLength) : bytes.count
+        while offset < blocksEnd { offset = refreshSection(&bytes, at: offset + 4) }
+        // The optional hour summaries: a tag, then a checksummed section.
+        if offset < bytes.count { _ = refreshSection(&bytes, at: offset + 1) }
         return bytes
     }
 

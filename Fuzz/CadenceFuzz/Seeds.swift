@@ -26,7 +26,7 @@ enum Seeds {
         let store = try tinyStore()
         // Chunk files of several shapes, in every mode of the chunk target.
         for (name, columns) in [("plain", plainColumns()), ("detail", detailColumns()), ("blocks", blockColumns()),
-                                ("payloads", payloadColumns())] {
+                                ("payloads", payloadColumns()), ("hours", hourColumns())] {
             let chunk = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate",
                                              style: .discreteArithmetic).bytes
             seeds[.chunk, default: []] += chunkSeeds(name, chunk: chunk, columns: columns)
@@ -325,6 +325,17 @@ enum Seeds {
             let start = base + Int64(row) * 10_000_000
             columns.append(start: start, end: start + 10_000_000, value: Double(row % 50), provenance: UInt32(row % 3),
                            sequence: Int64(row + 1))
+        }
+        return columns
+    }
+
+    /// A 5-second series from ten minutes before an hour: its first block holds two hours, so the
+    /// chunk ends with hour summaries.
+    static func hourColumns() -> SampleColumns {
+        var columns = SampleColumns()
+        for row in 0..<1_000 {
+            let start = base - 600_000_000 + Int64(row) * 5_000_000
+            columns.append(start: start, end: start, value: Double(60 + row % 40), provenance: 0, sequence: Int64(row + 1))
         }
         return columns
     }

@@ -33,6 +33,9 @@ package struct ChunkFile: Sendable {
     let detailRange: Range<Int>
     /// The payload section (version 5 on; see ``payloads()``).
     private let payloadRange: Range<Int>?
+    /// The hour-grain summaries of blocks that hold several hours (an optional version 5
+    /// section; `nil` when the file has none).
+    package let hourSummaries: HourSummaries?
 
     /// Where the query columns are in ``bytes``.
     private enum QueryLayout: Sendable {
@@ -129,6 +132,7 @@ package struct ChunkFile: Sendable {
         try ChecksummedSection.writeCompressed(
             SectionOverLimit.check(ColumnCodec.encodeDetailColumns(columns), limit: sectionLimit), into: &writer)
         try writePayloadSection(columns, limit: sectionLimit, into: &writer)
+        HourSummaries.write(columns, blocks: blockRanges, style: style, into: &writer)
         return (writer.bytes, summary)
     }
 
@@ -196,9 +200,20 @@ package struct ChunkFile: Sendable {
         _ = try reader.readBytes(4 + detailLength)
         detailRange = detailStart..<reader.offset
         payloadRange = version >= 5 ? try PayloadSection.skip(&reader) : nil
+        hourSummaries = version >= 5 && !reader.isAtEnd ? try Self.readHourSummaries(&reader, bytes: bytes, blocks: blocks) : nil
         guard reader.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the chunk", path: path) }
         self.bytes = bytes
         self.path = path
+    }
+
+    /// Reads the optional trailing section of a version 5 chunk file: a tag, then the section.
+    private static func readHourSummaries(_ reader: inout BinaryReader, bytes: [UInt8],
+                                          blocks: [SampleSummary]) throws -> HourSummaries {
+        let tag = try reader.read(UInt8.self)
+        guard tag == HourSummaries.tag else {
+            throw CadenceError(.corruptFile, "an unknown section (tag \(tag)) after the payload section", path: reader.path)
+        }
+        return try HourSummaries(reading: &reader, bytes: bytes, blocks: blocks)
     }
 
     /// Reads a version 5 query block directory (either layout), and steps over the groups it describes.

@@ -36,10 +36,11 @@ package struct SampleSummary: Sendable, Equatable {
         StatisticsAccumulator.energy(value, style: style)
     }
 
-    /// Summarises rows `range` of `columns`.
+    /// Summarises rows `range` of `columns` (in order of start: a block, or the rows of one hour
+    /// and source of a block).
     ///
     /// - Complexity: O(*n* + *p* log *p*) for *n* rows and *p* distinct provenances.
-    package init(_ columns: SampleColumns, rows range: Range<Int>, style: AggregationStyle) {
+    package init(_ columns: SampleColumns, rows range: some Sequence<Int>, style: AggregationStyle) {
         self.init()
         var provenanceSet = Set<UInt32>()
         var lastProvenance = UInt32.max

@@ -33,16 +33,23 @@ extension Aggregator {
         portion.summaries.withUnsafeBufferPointer { summaries in
             // Blocks come in order of start: the interval of a summary is found from the previous one's.
             var position = range.lowerBound
+            /// Adds a run the scan answered by its summary (which lies inside one interval).
+            func add(_ summary: SampleSummary) {
+                guard let interval = intervals.containing(summary, from: &position) else { return }
+                partial.merged[interval - partial.first].add(summary)
+                if separate, let source = ranking.singleSource(summary) {
+                    partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summary)
+                }
+                ranking.markRanks(of: summary, in: &partial.ranksSeen)
+                ranking.markSources(summary, in: &partial.sourcesSeen)
+            }
             for block in portion.blocks {
                 // One copy of the summary a block (each read of the buffer copies and retains it).
                 let summary = summaries[block.index]
-                if block.isAnsweredBySummary, let interval = intervals.containing(summary, from: &position) {
-                    partial.merged[interval - partial.first].add(summary)
-                    if separate, let source = ranking.singleSource(summary) {
-                        partial.perSource[source, default: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: range.count)][interval - partial.first].add(summary)
-                    }
-                    ranking.markRanks(of: summary, in: &partial.ranksSeen)
-                    ranking.markSources(summary, in: &partial.sourcesSeen)
+                if block.isAnsweredBySummary {
+                    add(summary)
+                } else if let hours = block.hourSummaries {
+                    for hour in hours { add(hour) }
                 } else if let rows = block.rows {
                     // A wholly selected block of one provenance, none entered by a person: its
                     // summary names the one source and rank of every row, so rows are not asked.

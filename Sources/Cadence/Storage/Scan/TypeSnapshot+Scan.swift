@@ -35,6 +35,10 @@ package struct ScanBlock {
     /// Whether the summary answers for the block (``ScanPlan/summaryAnswers`` accepted it and it
     /// is wholly selected): the consumer uses the summary, not the rows.
     package let isAnsweredBySummary: Bool
+    /// When the block's summary does not answer but its hour summaries do (each wholly selected
+    /// and accepted by ``ScanPlan/summaryAnswers``), those summaries, holding every row of the
+    /// block once: the consumer uses them, not the rows.
+    package var hourSummaries: [SampleSummary]? = nil
 }
 
 extension TypeSnapshot {
@@ -158,8 +162,16 @@ private enum PortionToRead {
             for index in partBlocks {
                 let selectsAll = selection.selectsAll(summaries[index])
                 let answered = selectsAll && plan.summaryAnswers?(summaries[index]) == true
-                if plan.readsEveryRow || !answered { decode.append(index) }
-                scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll, isAnsweredBySummary: answered))
+                // A block across an interval edge may still be answered hour by hour.
+                var hours: [SampleSummary]?
+                if !answered, let summaryAnswers = plan.summaryAnswers,
+                   let hourSummaries = file.hourSummaries?.summaries(ofBlock: index),
+                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers($0) }) {
+                    hours = hourSummaries
+                }
+                if plan.readsEveryRow || (!answered && hours == nil) { decode.append(index) }
+                scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll || hours != nil,
+                                            isAnsweredBySummary: answered, hourSummaries: hours))
             }
         }
         var columns = SampleColumns()
