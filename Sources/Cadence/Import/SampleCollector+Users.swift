@@ -77,6 +77,6 @@ extension SampleCollector {
             summary.duplicates = batch.count - keep.count
         }
         return StoreSnapshot(storeIdentifier: UUID(), lastSequence: lastSequence, deletionHorizon: 0, provenances: provenances,
-                             sourcePriority: SourcePriorities(), types: types, tombstones: [])
+                             sourcePriority: SourcePriorities(), types: types)
     }
 }

@@ -171,8 +171,8 @@ extension HealthStore {
                 samples.append(sample)
             }
         }
-        for tombstone in snapshot.tombstones
-        where tombstone.typeIdentifier == query.reading.identifier && tombstone.deletionSequence > after {
+        for tombstone in try snapshot.types[query.reading.identifier]?.deletions.records() ?? []
+        where tombstone.deletionSequence > after {
             var metadata: [String: String] = [:]
             metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
             metadata[MetadataKey.syncVersion] = tombstone.syncVersion

@@ -22,6 +22,8 @@ public struct RepairReport: Sendable, Codable {
     public var samplesLost = 0
     /// Log records (saves or deletes) that were dropped.
     public var logRecordsLost = 0
+    /// Deletion records that were dropped from damaged deletions files.
+    public var deletionsLost = 0
 
     /// Whether the store was intact.
     public var wasIntact: Bool { damage.isEmpty }
@@ -35,6 +37,9 @@ extension HealthStore {
     /// and the records after it are lost, and counted). Repair is the only place that cuts a
     /// record that may have been acknowledged: opening refuses such a log. A torn final append
     /// (a save a crash cut short, never acknowledged) is not damage: it is left for opening to cut.
+    /// A type's deletions file that fails a checksum keeps the records before the damaged one
+    /// (the others are lost, and counted: their samples may come back on the next import, and
+    /// rows they hid show again until deleted anew).
     /// A damaged manifest (or chunk list) cannot be rebuilt — it holds the source dictionary the
     /// chunks refer to — so repair then throws and the store should be restored from a backup.
     /// Nothing is changed when the store is intact.
@@ -62,7 +67,8 @@ extension HealthStore {
         }
         let lock = try StoreWriter.takeLock(path, waiting: waitForWriter, fileSystem: fileSystem)
         defer { lock.unlock() }
-        let intact = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem)
+        let intact = try Manifest(decoding: try fileSystem.readFile(manifestPath), path: manifestPath, fileSystem: fileSystem,
+                                  readingHidden: false)
         var manifest = intact
         var report = RepairReport()
         for index in manifest.types.indices {
@@ -80,6 +86,16 @@ extension HealthStore {
                 }
             }
             if chunks.count < count { manifest.types[index].chunks = ChunkList(chunks) }
+            if let file = manifest.types[index].deletions.file {
+                let read = try file.readIntact(in: path, fileSystem: fileSystem)
+                if let damage = read.damage {
+                    let lost = Int(file.count) - read.records.count
+                    report.damage.append(.init(path: damage.path ?? path,
+                                               action: "\(damage.message); dropped \(lost) \(identifier) deletion records"))
+                    report.deletionsLost += lost
+                    manifest.types[index].deletions = TypeDeletions(unfiled: read.records)
+                }
+            }
         }
         let segments = try fileSystem.contentsOfDirectory(path).compactMap(WriteAheadLog.segmentNumber).sorted()
         var cut = false

@@ -241,7 +241,8 @@ public final class HealthStore: Sendable {
     /// - Parameters:
     ///   - batches: The samples.
     ///   - restoringDeleted: Whether samples deleted earlier are stored again.
-    /// - Complexity: O(*n*) in the batches' rows, plus O(*d*) once for *d* deletion records.
+    /// - Complexity: O(*n*) in the batches' rows, plus O(*d*) once for the *d* deletion records
+    ///   of the types saved (read the first time a save of the type meets them).
     @discardableResult
     public func save(_ batches: [QuantitySampleBatch], restoringDeleted: Bool = false) throws -> SaveSummary {
         try save(batches, restoringDeleted: restoringDeleted, replacingByStart: [])
@@ -281,7 +282,7 @@ public final class HealthStore: Sendable {
         }
     }
 
-    /// Deletes every sample of `type` that `predicate` selects.
+    /// Deletes every sample of `type` that `predicate` selects; only that type's samples are read.
     ///
     /// - Returns: The number of samples deleted.
     /// - Throws: ``CadenceError/Code/incompatibleUnits`` or ``CadenceError/Code/invalidArgument`` for a
@@ -295,18 +296,22 @@ public final class HealthStore: Sendable {
     func deleteSamples(ofSeries type: QuantityType, matching predicate: SamplePredicate) throws -> Int {
         try predicate.validate(for: type)
         let identifier = type.identifier
-        return try delete { provenances, typeSnapshot, columns, row in
-            guard typeSnapshot.type.identifier == identifier else { return false }
-            return predicate.matches(columns: columns, row: row, provenances: provenances, typeIdentifier: identifier,
+        // Only the type's rows are decoded: the other types' chunks are not read.
+        return try delete(types: [identifier]) { provenances, typeSnapshot, columns, row in
+            predicate.matches(columns: columns, row: row, provenances: provenances, typeIdentifier: identifier,
                                      canonicalUnit: typeSnapshot.type.canonicalUnit)
         }
     }
 
-    private func delete(where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool) throws -> Int {
+    /// Deletes the rows `matches` selects among the types in `types` (every type when `nil`),
+    /// then compacts the types that are over the threshold.
+    private func delete(types: Set<String>? = nil, where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool)
+        throws -> Int
+    {
         var deleted = 0
         var compacting: Set<String> = []
         try commit { writer, snapshot in
-            let result = try writer.delete(snapshot: snapshot) { try matches(snapshot.provenances, $0, $1, $2) }
+            let result = try writer.delete(snapshot: snapshot, types: types) { try matches(snapshot.provenances, $0, $1, $2) }
             deleted = result.count
             compacting = writer.typesToCompact(result.snapshot, threshold: options.compactionThreshold)
             return (result.snapshot, result.change)

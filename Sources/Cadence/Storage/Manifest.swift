@@ -9,7 +9,7 @@ import Foundation
 
 /// The store's table of contents, replaced atomically on every flush and compaction: which
 /// types the store holds, with each type's chunks in outline and the number of the file that lists
-/// them (see ``ChunkList``), the provenance dictionary, the retained deletions, and where the
+/// them (see ``ChunkList``), the provenance dictionary, each type's deletions file, and where the
 /// write-ahead log resumes. Opening reads and checks only this; a type's chunk list is read when
 /// the type is first used.
 package struct Manifest: Sendable {
@@ -20,6 +20,11 @@ package struct Manifest: Sendable {
         /// The last change when the type was compacted: the samples deleted up to it are no
         /// longer in its chunk files, so their deletions hide nothing.
         package var compactedSequence: Int64 = 0
+        /// The type's retained deletions (version 5: in a file of its own, read on first use).
+        package var deletions = TypeDeletions()
+        /// The sample sequences of the deletions made after the type's last compaction: rows
+        /// still in its chunk files that queries skip. Read when the manifest is.
+        package var hiddenSequences: Set<Int64> = []
     }
 
     static let magic: [UInt8] = Array("CDNMANIF".utf8)
@@ -40,10 +45,6 @@ package struct Manifest: Sendable {
     package var sourcePriority = SourcePriorities()
     package var provenances: [Provenance] = []
     package var types: [TypeEntry] = []
-    package var tombstones: [Tombstone] = []
-    /// The file holding ``tombstones`` (version 4 on; `nil` while there are none), written by
-    /// ``install(replacing:in:fileSystem:)``.
-    package var deletions: DeletionsFile?
 
     package init(storeIdentifier: UUID) { self.storeIdentifier = storeIdentifier }
 
@@ -85,16 +86,28 @@ package struct Manifest: Sendable {
     /// The numbers of the chunk list files the manifest refers to.
     package var chunkListNumbers: Set<UInt64> { Set(types.compactMap(\.chunks.fileNumber)) }
 
-    /// Makes this the store's manifest: appends the deletion records made since `previous` to
-    /// the deletions file (or writes a new one after deletions were forgotten), writes a file for
+    /// The numbers of the deletions files the manifest refers to.
+    var deletionsFileNumbers: Set<UInt64> { Set(types.compactMap(\.deletions.file?.number)) }
+
+    /// Makes this the store's manifest: appends each type's deletion records made since
+    /// `previous` to its deletions file (or writes a new one for a type that had none, or after
+    /// deletions were forgotten), writes a file for
     /// every chunk list held only in memory (numbered from ``nextChunkNumber``), syncs the
     /// directory, replaces the MANIFEST atomically, and then removes the list files of `previous`
-    /// that it no longer refers to (and a deletions file it replaced). A crash leaves the old
+    /// that it no longer refers to (and the deletions files it replaced). A crash leaves the old
     /// manifest or the new one, each with its lists and its deletion records; list files no
     /// manifest refers to are removed when the store is next opened for writing.
     package mutating func install(replacing previous: Manifest, in directory: String, fileSystem: any FileSystem) throws {
-        deletions = try DeletionsFile.persist(tombstones, after: (previous.deletions, previous.tombstones),
-                                              nextNumber: &nextChunkNumber, directory: directory, fileSystem: fileSystem)
+        let compacted = Dictionary(previous.types.map { ($0.type.identifier, $0.compactedSequence) },
+                                   uniquingKeysWith: { first, _ in first })
+        for index in types.indices {
+            let entry = types[index]
+            let file = try DeletionsFile.persist(entry.deletions.added, to: entry.deletions.file,
+                                                 compactedSequence: entry.compactedSequence,
+                                                 compactedSince: compacted[entry.type.identifier] != entry.compactedSequence,
+                                                 nextNumber: &nextChunkNumber, directory: directory, fileSystem: fileSystem)
+            types[index].deletions = entry.deletions.filed(as: file, directory: directory, fileSystem: fileSystem)
+        }
         for index in types.indices where types[index].chunks.fileNumber == nil && types[index].chunks.outline.chunkCount > 0 {
             let chunks = try types[index].chunks.chunks()
             let number = nextChunkNumber
@@ -108,8 +121,8 @@ package struct Manifest: Sendable {
         for number in previous.chunkListNumbers.subtracting(chunkListNumbers) {
             try fileSystem.remove(directory + "/" + Self.chunkListFileName(number))
         }
-        if deletions?.number != previous.deletions?.number {
-            try DeletionsFile.removeOthers(than: deletions, in: directory, fileSystem: fileSystem)
+        if deletionsFileNumbers != previous.deletionsFileNumbers {
+            try DeletionsFile.removeOthers(than: deletionsFileNumbers, in: directory, fileSystem: fileSystem)
         }
     }
 
@@ -140,9 +153,12 @@ package struct Manifest: Sendable {
             body.writeVarint(entry.chunks.fileNumber ?? 0)
             entry.chunks.outline.write(to: &body)
         }
-        body.writeVarint(deletions?.number ?? 0)
-        body.writeVarint(deletions?.length ?? 0)
-        body.writeVarint(deletions?.count ?? 0)
+        let withDeletions = types.indices.filter { types[$0].deletions.file != nil }
+        body.writeVarint(UInt64(withDeletions.count))
+        for index in withDeletions {
+            body.writeVarint(UInt64(index))
+            types[index].deletions.file?.write(to: &body)
+        }
         var writer = BinaryWriter(capacity: body.count + 32)
         writer.write(bytes: Self.magic)
         writer.write(FormatVersion.current)
@@ -152,15 +168,19 @@ package struct Manifest: Sendable {
 
     /// Reads a manifest: from version 3 on, its types' chunk lists are read on first use, from
     /// files in the manifest's directory; of version 2, they are in the manifest and read at once.
-    /// From version 4 on, the deletion records are read from the deletions file it names; before,
-    /// they are in the manifest.
+    /// From version 5 on, each type's deletions file is named with the offset of the records that
+    /// hide rows, and only those are read now; in version 4 every type's records are in one
+    /// deletions file, and before in the manifest, all read now.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when it fails its checksum or
     ///   is malformed, or when its deletions file is (naming that file);
     ///   ``CadenceError/Code/unsupportedFormatVersion``.
-    /// - Complexity: O(*t* + *p* + *d*) for *t* types, *p* provenances and *d* retained
-    ///   deletions (version 2: plus O(*c*) for *c* chunks).
-    package init(decoding bytes: [UInt8], path: String, fileSystem: any FileSystem) throws {
+    /// - Complexity: O(*t* + *p* + *h*) for *t* types, *p* provenances and *h* deletions made
+    ///   since their type's last compaction (before version 5: every retained deletion; version 2:
+    ///   plus O(*c*) for *c* chunks).
+    /// - Parameter readingHidden: Whether the deletions that hide rows are read (repair reads
+    ///   the deletions files itself, to keep what is intact in them).
+    package init(decoding bytes: [UInt8], path: String, fileSystem: any FileSystem, readingHidden: Bool = true) throws {
         let header = try FormatVersion.readHeader(bytes, magic: Self.magic, kind: "store manifest", path: path)
         var outer = header.reader
         let body = try ChecksummedSection.read(&outer, name: "manifest")
@@ -202,17 +222,32 @@ package struct Manifest: Sendable {
                 return TypeEntry(type: type, chunks: chunks, compactedSequence: compactedSequence)
             }
         }
-        if header.version >= DeletionsFile.firstVersion {
-            let file = DeletionsFile(number: try reader.readVarint(), length: try reader.readVarint(), count: try reader.readVarint())
+        var unfiled: [Tombstone] = []
+        if header.version >= DeletionsFile.perTypeVersion {
+            var previousIndex = -1
+            for _ in 0..<(try reader.readCount(minimumItemSize: 5)) {
+                let index = Int(clamping: try reader.readVarint())
+                guard index > previousIndex, index < types.count else { throw reader.corrupt("a deletions file names no type") }
+                previousIndex = index
+                let file = try DeletionsFile(from: &reader)
+                types[index].deletions = TypeDeletions(file: file, directory: directory, fileSystem: fileSystem)
+                guard readingHidden, file.hiddenFrom < file.length else { continue }
+                let compacted = types[index].compactedSequence
+                for tombstone in try file.read(in: directory, fileSystem: fileSystem, from: file.hiddenFrom)
+                where tombstone.deletionSequence > compacted {
+                    types[index].hiddenSequences.insert(tombstone.sampleSequence)
+                }
+            }
+        } else if header.version >= DeletionsFile.firstVersion {
+            let number = try reader.readVarint()
+            let file = DeletionsFile(number: number, length: try reader.readVarint(), count: try reader.readVarint(),
+                                     hiddenFrom: DeletionsFile.headerLength)
             guard (file.number == 0) == (file.count == 0) else {
                 throw reader.corrupt("the deletions file does not match its record count")
             }
-            if file.number != 0 {
-                deletions = file
-                tombstones = try file.read(in: directory, fileSystem: fileSystem)
-            }
+            if file.number != 0 { unfiled = try file.read(in: directory, fileSystem: fileSystem) }
         } else {
-            tombstones = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
+            unfiled = try (0..<reader.readCount(minimumItemSize: 34)).map { _ in try Tombstone(from: &reader) }
         }
         if header.version == 2, !reader.isAtEnd {
             // Appended last in version 2, so a manifest written before it existed still reads (as 0).
@@ -222,5 +257,20 @@ package struct Manifest: Sendable {
             for index in types.indices { types[index].compactedSequence = try reader.read() }
         }
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes in the manifest body") }
+        if !unfiled.isEmpty { distribute(unfiled) }
+    }
+
+    /// Gives each type its records from the single list of a store before version 5, which the
+    /// next flush writes into a file per type (a record of a type the manifest does not list
+    /// could not be asked for, and is not kept).
+    private mutating func distribute(_ records: [Tombstone]) {
+        let positions = Dictionary(types.indices.map { (types[$0].type.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        var byType: [Int: [Tombstone]] = [:]
+        for record in records {
+            guard let index = positions[record.typeIdentifier] else { continue }
+            byType[index, default: []].append(record)
+            if record.deletionSequence > types[index].compactedSequence { types[index].hiddenSequences.insert(record.sampleSequence) }
+        }
+        for (index, list) in byType { types[index].deletions = TypeDeletions(unfiled: list) }
     }
 }

@@ -88,7 +88,7 @@ extension HealthStore {
         return StoreInfo(path: path, storeIdentifier: snapshot.storeIdentifier, lastSequence: snapshot.lastSequence,
                          types: types, totalSamples: types.reduce(0) { $0 + $1.samples },
                          totalChunkBytes: types.reduce(0) { $0 + $1.bytesOnDisk }, metadataBytes: metadataBytes,
-                         deletedObjects: snapshot.tombstones.count, unfinishedLogBytes: unfinished ?? 0)
+                         deletedObjects: snapshot.deletedObjectCount, unfinishedLogBytes: unfinished ?? 0)
     }
 
     /// Checks every checksum of every chunk list and chunk file and the end of the write-ahead
@@ -114,6 +114,12 @@ extension HealthStore {
             problems.append(CadenceError(.io, "\(error)", path: logPath))
         }
         for type in snapshot().types.values {
+            // Read from disk again, whatever is in memory: every record's checksum.
+            do { _ = try type.deletions.file?.read(in: path, fileSystem: fileSystem) } catch let error as CadenceError {
+                problems.append(error)
+            } catch {
+                problems.append(CadenceError(.corruptFile, "\(error)", path: path))
+            }
             do { try type.flushed.verifyOnDisk() } catch let error as CadenceError {
                 problems.append(error)
                 continue

@@ -19,29 +19,27 @@ package final class StoreSnapshot: Sendable {
     package let provenances: [Provenance]
     package let sourcePriority: SourcePriorities
     package let types: [String: TypeSnapshot]
-    /// Retained deletions in change order.
-    package let tombstones: [Tombstone]
 
     package init(storeIdentifier: UUID, lastSequence: Int64, deletionHorizon: Int64, provenances: [Provenance],
-                 sourcePriority: SourcePriorities, types: [String: TypeSnapshot], tombstones: [Tombstone]) {
+                 sourcePriority: SourcePriorities, types: [String: TypeSnapshot]) {
         self.storeIdentifier = storeIdentifier
         self.lastSequence = lastSequence
         self.deletionHorizon = deletionHorizon
         self.provenances = provenances
         self.sourcePriority = sourcePriority
         self.types = types
-        self.tombstones = tombstones
     }
 
     /// A copy of this snapshot with the given parts replaced (the store's identity never changes).
     package func with(lastSequence: Int64? = nil, deletionHorizon: Int64? = nil, provenances: [Provenance]? = nil,
-                      sourcePriority: SourcePriorities? = nil, types: [String: TypeSnapshot]? = nil,
-                      tombstones: [Tombstone]? = nil) -> StoreSnapshot {
+                      sourcePriority: SourcePriorities? = nil, types: [String: TypeSnapshot]? = nil) -> StoreSnapshot {
         StoreSnapshot(storeIdentifier: storeIdentifier, lastSequence: lastSequence ?? self.lastSequence,
                       deletionHorizon: deletionHorizon ?? self.deletionHorizon, provenances: provenances ?? self.provenances,
-                      sourcePriority: sourcePriority ?? self.sourcePriority, types: types ?? self.types,
-                      tombstones: tombstones ?? self.tombstones)
+                      sourcePriority: sourcePriority ?? self.sourcePriority, types: types ?? self.types)
     }
+
+    /// The retained deletion records of every type, counted without reading them.
+    package var deletedObjectCount: Int { types.values.reduce(0) { $0 + $1.deletions.count } }
 
     /// The snapshot of a type, by full or short identifier.
     package func type(_ identifier: String) -> TypeSnapshot? { types[QuantityType.fullIdentifier(identifier)] }
@@ -57,6 +55,8 @@ package struct TypeSnapshot: Sendable {
     package var hiddenSequences: Set<Int64>
     /// The last change when the type was compacted (deletions up to it are out of the files).
     package var compactedSequence: Int64 = 0
+    /// The type's retained deletion records, in change order (read on first use).
+    package var deletions = TypeDeletions()
 
     package init(type: QuantityType) {
         self.type = type

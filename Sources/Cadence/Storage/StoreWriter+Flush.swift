@@ -27,13 +27,16 @@ extension StoreWriter {
         updated.lastSequence = snapshot.lastSequence
         updated.flushedSequence = snapshot.lastSequence
         updated.logSegment = manifest.logSegment + 1
-        var tombstones = snapshot.tombstones
+        var types = snapshot.types
         if let horizon = deletionHorizon, horizon > updated.deletionHorizon {
-            tombstones.removeAll { $0.deletionSequence <= horizon }
+            // Forgetting reads every type's records once, and writes a new file for each type that loses some.
+            for (identifier, type) in types where !type.deletions.isEmpty {
+                let records = try type.deletions.records()
+                let kept = records.filter { $0.deletionSequence > horizon }
+                if kept.count < records.count { types[identifier]?.deletions = TypeDeletions(unfiled: kept) }
+            }
             updated.deletionHorizon = horizon
         }
-        updated.tombstones = tombstones
-        var types = snapshot.types
         var replaced: [String] = []
         // Gather each rewritten type's rows and cut them into chunks; the chunks are then encoded
         // (sorted summaries, LZ4) on every core, and written in order.
@@ -71,7 +74,7 @@ extension StoreWriter {
         var entries: [Manifest.TypeEntry] = []
         let listed = Dictionary(manifest.types.map { ($0.type.identifier, $0.chunks) }, uniquingKeysWith: { first, _ in first })
         for identifier in snapshot.types.keys.sorted() {
-            guard var type = snapshot.types[identifier] else { continue }
+            guard var type = types[identifier] else { continue }
             if let count = rewritten[identifier] {
                 let compacting = rewriting.contains(identifier)
                 // Read before the list's file is replaced (snapshots share the list, so it is read for them too).
@@ -99,12 +102,16 @@ extension StoreWriter {
             }
             // An unchanged type keeps the manifest's list, and so its list file.
             let chunks = rewritten[identifier] == nil ? listed[identifier] ?? type.flushed : type.flushed
-            entries.append(Manifest.TypeEntry(type: type.type, chunks: chunks, compactedSequence: type.compactedSequence))
+            entries.append(Manifest.TypeEntry(type: type.type, chunks: chunks, compactedSequence: type.compactedSequence,
+                                              deletions: type.deletions))
         }
         updated.types = entries
         let directory = self.directory
         try installManifest(updated)
-        for entry in manifest.types { types[entry.type.identifier]?.flushed = entry.chunks }
+        for entry in manifest.types {
+            types[entry.type.identifier]?.flushed = entry.chunks
+            types[entry.type.identifier]?.deletions = entry.deletions
+        }
         // The manifest now covers everything in the log: start a new segment, drop the old ones.
         let oldSegment = manifest.logSegment - 1
         log?.close()
@@ -118,7 +125,7 @@ extension StoreWriter {
         }
         headCount = 0
         headBytes = 0
-        return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types, tombstones: tombstones)
+        return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types)
     }
 
     /// The types whose chunk files hold deleted rows past `threshold` (a fraction of their rows).

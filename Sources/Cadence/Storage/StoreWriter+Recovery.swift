@@ -190,15 +190,13 @@ extension StoreWriter {
             var type = TypeSnapshot(type: entry.type)
             type.compactedSequence = entry.compactedSequence
             type.flushed = entry.chunks
+            type.deletions = entry.deletions
+            type.hiddenSequences = entry.hiddenSequences
             types[entry.type.identifier] = type
-        }
-        for tombstone in manifest.tombstones
-        where tombstone.deletionSequence > types[tombstone.typeIdentifier]?.compactedSequence ?? .max {
-            types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
         }
         return StoreSnapshot(storeIdentifier: manifest.storeIdentifier, lastSequence: manifest.lastSequence,
                              deletionHorizon: manifest.deletionHorizon, provenances: manifest.provenances,
-                             sourcePriority: manifest.sourcePriority, types: types, tombstones: manifest.tombstones)
+                             sourcePriority: manifest.sourcePriority, types: types)
     }
 
     mutating func replayLog(onto snapshot: StoreSnapshot, names: [String]) throws -> StoreSnapshot {
@@ -279,7 +277,6 @@ extension StoreWriter {
         if case .replace = entry { return try entry.parts.reduce(snapshot) { try apply($1, to: $0) } }
         var types = snapshot.types
         var provenances = snapshot.provenances
-        var tombstones = snapshot.tombstones
         var lastSequence = snapshot.lastSequence
         switch entry {
         case .save(let newProvenances, let batches):
@@ -309,13 +306,13 @@ extension StoreWriter {
         case .delete(let deleted):
             for tombstone in deleted where tombstone.deletionSequence > manifest.flushedSequence {
                 types[tombstone.typeIdentifier]?.hiddenSequences.insert(tombstone.sampleSequence)
+                types[tombstone.typeIdentifier]?.deletions.append(tombstone)
                 uuidIndex.remove(tombstone.uuid, of: tombstone.typeIdentifier)
-                tombstones.append(tombstone)
                 lastSequence = max(lastSequence, tombstone.deletionSequence)
             }
         case .replace:
             break  // applied part by part above
         }
-        return snapshot.with(lastSequence: lastSequence, provenances: provenances, types: types, tombstones: tombstones)
+        return snapshot.with(lastSequence: lastSequence, provenances: provenances, types: types)
     }
 }

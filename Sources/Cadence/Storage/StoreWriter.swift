@@ -114,8 +114,8 @@ struct StoreWriter: Sendable {
             var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
                                              provenances: batchProvenances, storeProvenances: allProvenances)
             summary.duplicates += batch.count - keep.count
-            if !restoringDeleted, !keep.isEmpty, !snapshot.tombstones.isEmpty,
-               let deleted = deletionMemory.deleted(of: type.identifier, in: snapshot.tombstones) {
+            if !restoringDeleted, !keep.isEmpty, let deletions = snapshot.types[type.identifier]?.deletions,
+               let deleted = try deletionMemory.deleted(of: type.identifier, in: deletions) {
                 let identity = SampleIdentity(type: type.identifier, provenances: batchProvenances)
                 let digests = SampleIdentity.metadataDigests(of: batch.columns)
                 let before = keep.count
@@ -181,14 +181,16 @@ struct StoreWriter: Sendable {
         return tombstones
     }
 
-    mutating func delete(snapshot: StoreSnapshot, where matches: (TypeSnapshot, SampleColumns, Int) throws -> Bool)
+    /// Deletes the rows `matches` selects, reading only the types in `types` (every type when `nil`).
+    mutating func delete(snapshot: StoreSnapshot, types: Set<String>? = nil,
+                         where matches: (TypeSnapshot, SampleColumns, Int) throws -> Bool)
         throws -> (snapshot: StoreSnapshot, count: Int, change: StoreChange?)
     {
         try checkWritable()
         var tombstones: [Tombstone] = []
         var extents: [String: StoreChange.Extent] = [:]
         var sequence = snapshot.lastSequence
-        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
+        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) where types?.contains(identifier) ?? true {
             var extent = StoreChange.Extent()
             let deleted = try Self.tombstones(of: type, provenances: snapshot.provenances, sequence: &sequence,
                                               extent: &extent) { try matches(type, $0, $1) }

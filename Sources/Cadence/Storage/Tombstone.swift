@@ -105,31 +105,50 @@ extension QuantityType {
 /// sample the user deleted, so re-importing a file does not bring it back (see How Cadence
 /// computes, Deleting samples).
 ///
-/// Rebuilt only when the records changed, and empty at no cost for a store without deletions.
+/// A type's set is built the first time a save of that type meets deletions, from that type's
+/// records alone, and then kept up with the records added since: no save reads or hashes the
+/// deletions of other types, or the same records twice.
 struct DeletionMemory: Sendable {
-    private var byType: [ExactString: Set<UUID>] = [:]
-    /// What the index was built from: the count and the first and last deletion sequences
-    /// (records are appended in sequence order and forgotten from the oldest).
-    private var builtFrom: (count: Int, first: Int64, last: Int64) = (0, 0, 0)
+    private struct Built: Sendable {
+        var uuids: Set<UUID>
+        /// What the set was built from: the deletions file's number and record count, and how
+        /// many records made since (not yet in the file) it holds.
+        var fileNumber: UInt64?
+        var fileCount: UInt64
+        var addedCount: Int
+    }
+
+    private var byType: [ExactString: Built] = [:]
 
     /// The deleted UUIDs of `type`, or `nil` when none of its samples was deleted.
     ///
-    /// - Complexity: O(1), or O(*d*) in the deletion records when they changed since the last call.
-    mutating func deleted(of type: String, in tombstones: [Tombstone]) -> Set<UUID>? {
-        let key = (tombstones.count, tombstones.first?.deletionSequence ?? 0, tombstones.last?.deletionSequence ?? 0)
-        if key != builtFrom {
-            byType = [:]
-            // Deletions come in runs of one type: hash a type's name once a run, not once a record.
-            var start = 0
-            while start < tombstones.count {
-                let type = tombstones[start].typeIdentifier
-                var end = start + 1
-                while end < tombstones.count && tombstones[end].typeIdentifier.isIdentical(to: type) { end += 1 }
-                byType[ExactString(type), default: []].formUnion(tombstones[start..<end].lazy.map(\.uuid))
-                start = end
-            }
-            builtFrom = key
+    /// - Throws: ``CadenceError/Code/corruptFile`` naming the type's deletions file when it is damaged.
+    /// - Complexity: O(new records) since the last call for the type; O(*d*) in the type's
+    ///   records the first time, or after deletions were forgotten.
+    mutating func deleted(of type: String, in deletions: TypeDeletions) throws -> Set<UUID>? {
+        guard !deletions.isEmpty else {
+            byType[ExactString(type)] = nil
+            return nil
         }
-        return byType[ExactString(type)]
+        let key = ExactString(type)
+        let file = deletions.file
+        // Taken out of the dictionary so that adding to the set does not copy it.
+        if var built = byType.removeValue(forKey: key) {
+            // A flush moves the records made since into the file it appends to.
+            if file?.number == built.fileNumber || built.fileNumber == nil,
+               (file?.count ?? 0) == built.fileCount + UInt64(built.addedCount), file?.count != built.fileCount {
+                built = Built(uuids: built.uuids, fileNumber: file?.number, fileCount: file?.count ?? 0, addedCount: 0)
+            }
+            if built.fileNumber == file?.number, built.fileCount == file?.count ?? 0, built.addedCount <= deletions.added.count {
+                built.uuids.formUnion(deletions.added[built.addedCount...].lazy.map(\.uuid))
+                built.addedCount = deletions.added.count
+                byType[key] = built
+                return built.uuids
+            }
+        }
+        let built = Built(uuids: Set(try deletions.records().lazy.map(\.uuid)), fileNumber: file?.number,
+                          fileCount: file?.count ?? 0, addedCount: deletions.added.count)
+        byType[key] = built
+        return built.uuids
     }
 }
