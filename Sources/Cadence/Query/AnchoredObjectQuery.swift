@@ -161,7 +161,7 @@ extension HealthStore {
         var deletions: [DeletedObject] = []
         var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
-        if let type = snapshot.types[query.reading.identifier] {
+        for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
             let reader = query.reading.prepare(snapshot, type)
@@ -172,7 +172,8 @@ extension HealthStore {
             }
         }
         for tombstone in snapshot.tombstones
-        where tombstone.typeIdentifier == query.reading.identifier && tombstone.deletionSequence > after {
+        where query.reading.identifiers.contains(tombstone.typeIdentifier) && tombstone.deletionSequence > after
+            && tombstone.syncIdentifier != QuantitySeriesStorage.entryDeletionMarker {
             var metadata: [String: String] = [:]
             metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
             metadata[MetadataKey.syncVersion] = tombstone.syncVersion

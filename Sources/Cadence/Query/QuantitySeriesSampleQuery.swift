@@ -1,0 +1,123 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Lists the entries of the quantity samples a predicate selects (HealthKit's
+/// `HKQuantitySeriesSampleQuery`, <doc:HowCadenceComputes#Quantity-series>).
+///
+///     let query = QuantitySeriesSampleQuery(quantityType: .stepCount,
+///                                           predicate: .samples(start: morning, end: noon),
+///                                           includeSample: true)
+///     for entry in try store.execute(query) {
+///         print(entry.dateInterval, entry.quantity, entry.sample?.uuid as Any)
+///     }
+///
+/// The predicate selects owning samples, as a sample query does; every entry of each selected
+/// sample is listed, an ordinary sample being its own one entry. Entries come ascending by start
+/// over all samples; with ``orderByQuantitySampleStartDate``, sample by sample (samples ascending
+/// by start), each sample's entries ascending.
+public struct QuantitySeriesSampleQuery: Sendable {
+    /// One listed entry.
+    public struct Entry: Hashable, Sendable {
+        /// The entry's value, in the type's canonical unit.
+        public var quantity: Quantity
+        /// The entry's interval.
+        public var dateInterval: DateInterval
+        /// The owning sample, when the query asked for it (``QuantitySeriesSampleQuery/includeSample``).
+        public var sample: QuantitySample?
+    }
+
+    /// The type listed.
+    public var quantityType: QuantityType
+    /// Which owning samples to list the entries of.
+    public var predicate: SamplePredicate
+    /// Whether each entry carries its owning sample.
+    public var includeSample: Bool
+    /// Whether entries are grouped by owning sample rather than merged by start.
+    public var orderByQuantitySampleStartDate: Bool
+
+    /// Creates a query.
+    public init(quantityType: QuantityType, predicate: SamplePredicate = .all, includeSample: Bool = false,
+                orderByQuantitySampleStartDate: Bool = false) {
+        self.quantityType = quantityType
+        self.predicate = predicate
+        self.includeSample = includeSample
+        self.orderByQuantitySampleStartDate = orderByQuantitySampleStartDate
+    }
+
+    /// Runs the query on the store's current snapshot, off Swift's cooperative pool.
+    ///
+    /// - Throws: What ``HealthStore/execute(_:)-(QuantitySeriesSampleQuery)`` throws.
+    public func result(for store: HealthStore) async throws -> [Entry] {
+        let query = self
+        return try await QueryExecutionQueue.run { try store.execute(query) }
+    }
+}
+
+extension HealthStore {
+    /// Runs a series query on the current snapshot.
+    ///
+    /// - Throws: ``CadenceError/Code/incompatibleUnits`` or ``CadenceError/Code/invalidArgument``
+    ///   for a predicate that cannot apply to the type.
+    /// - Complexity: O(*n* log *n*) for the *n* entries listed, plus a scan of the type's rows from
+    ///   the first selected series sample's start on.
+    public func execute(_ query: QuantitySeriesSampleQuery) throws -> [QuantitySeriesSampleQuery.Entry] {
+        try read { snapshot in
+            let owners = try Self.samples(SampleQuery(quantityType: query.quantityType, predicate: query.predicate),
+                                          snapshot: snapshot)
+            var entries = try Self.seriesEntries(of: owners, type: query.quantityType, snapshot: snapshot)
+            // (owner's place, entry's start, entry's place in its owner): entries of one owner
+            // come from the scan in start order.
+            var listed: [(owner: Int, entry: QuantitySeriesEntry)] = []
+            for (index, owner) in owners.enumerated() {
+                let own = entries.removeValue(forKey: owner.uuid)
+                    ?? [QuantitySeriesEntry(quantity: owner.quantity, dateInterval: owner.dateInterval)]
+                listed += own.map { (index, $0) }
+            }
+            if !query.orderByQuantitySampleStartDate {
+                // Stable: ties in start keep owner order, then entry order.
+                listed = listed.enumerated().sorted {
+                    ($0.element.entry.dateInterval.start, $0.offset) < ($1.element.entry.dateInterval.start, $1.offset)
+                }.map(\.element)
+            }
+            return listed.map {
+                QuantitySeriesSampleQuery.Entry(quantity: $0.entry.quantity, dateInterval: $0.entry.dateInterval,
+                                                sample: query.includeSample ? owners[$0.owner] : nil)
+            }
+        }
+    }
+
+    /// The stored entries of the series samples among `owners`, by owner, each owner's ascending by
+    /// start (then end).
+    static func seriesEntries(of owners: [QuantitySample], type: QuantityType, snapshot: StoreSnapshot) throws
+        -> [UUID: [QuantitySeriesEntry]]
+    {
+        let wanted = Set(owners.map(\.uuid))
+        guard let stored = snapshot.types[type.identifier],
+              snapshot.types[QuantitySeriesStorage.ownerSeries(of: type).identifier] != nil,
+              let first = owners.map(\.startDate).min() else { return [:] }
+        var found: [UUID: [(start: Int64, end: Int64, value: Double)]] = [:]
+        let plan = ScanPlan(listing: .samples(start: first, end: nil), of: stored, provenances: snapshot.provenances)
+        try stored.forEachSelectedPortion(plan) { columns, rows in
+            guard !columns.metadataIndex.isEmpty else { return }
+            let links = QuantitySeriesStorage.ownerLinks(of: columns)
+            for row in rows {
+                let link = Int(columns.metadataIndex[row])
+                guard link < links.count, let owner = links[link], wanted.contains(owner) else { continue }
+                found[owner, default: []].append((columns.start[row], columns.end[row], columns.value[row]))
+            }
+        }
+        let unit = stored.type.canonicalUnit
+        return found.mapValues { rows in
+            rows.sorted { ($0.start, $0.end) < ($1.start, $1.end) }.map {
+                QuantitySeriesEntry(quantity: Quantity(value: $0.value, unit: unit),
+                                    dateInterval: DateInterval(start: Date(timestamp: $0.start), end: Date(timestamp: $0.end)))
+            }
+        }
+    }
+}
