@@ -71,8 +71,7 @@ extension HealthStore {
             let owners = try Self.samples(SampleQuery(quantityType: query.quantityType, predicate: query.predicate),
                                           snapshot: snapshot)
             var entries = try Self.seriesEntries(of: owners, type: query.quantityType, snapshot: snapshot)
-            // (owner's place, entry's start, entry's place in its owner): entries of one owner
-            // come from the scan in start order.
+            // Entries owner by owner, owners in the listing's order (by start, then save order).
             var listed: [(owner: Int, entry: QuantitySeriesEntry)] = []
             for (index, owner) in owners.enumerated() {
                 let own = entries.removeValue(forKey: owner.uuid)
@@ -92,8 +91,8 @@ extension HealthStore {
         }
     }
 
-    /// The stored entries of the series samples among `owners`, by owner, each owner's ascending by
-    /// start (then end).
+    /// The stored entries of the series samples among `owners`, by owner, each owner's in the
+    /// builder's order (ascending by start, then end; the occurrence column numbers them).
     static func seriesEntries(of owners: [QuantitySample], type: QuantityType, snapshot: StoreSnapshot) throws
         -> [UUID: [QuantitySeriesEntry]]
     {
@@ -101,7 +100,7 @@ extension HealthStore {
         guard let stored = snapshot.types[type.identifier],
               snapshot.types[QuantitySeriesStorage.ownerSeries(of: type).identifier] != nil,
               let first = owners.map(\.startDate).min() else { return [:] }
-        var found: [UUID: [(start: Int64, end: Int64, value: Double)]] = [:]
+        var found: [UUID: [(start: Int64, end: Int64, place: UInt32, value: Double)]] = [:]
         let plan = ScanPlan(listing: .samples(start: first, end: nil), of: stored, provenances: snapshot.provenances)
         try stored.forEachSelectedPortion(plan) { columns, rows in
             guard !columns.metadataIndex.isEmpty else { return }
@@ -109,12 +108,12 @@ extension HealthStore {
             for row in rows {
                 let link = Int(columns.metadataIndex[row])
                 guard link < links.count, let owner = links[link], wanted.contains(owner) else { continue }
-                found[owner, default: []].append((columns.start[row], columns.end[row], columns.value[row]))
+                found[owner, default: []].append((columns.start[row], columns.end[row], columns.occurrence(at: row), columns.value[row]))
             }
         }
         let unit = stored.type.canonicalUnit
         return found.mapValues { rows in
-            rows.sorted { ($0.start, $0.end) < ($1.start, $1.end) }.map {
+            rows.sorted { ($0.start, $0.end, $0.place) < ($1.start, $1.end, $1.place) }.map {
                 QuantitySeriesEntry(quantity: Quantity(value: $0.value, unit: unit),
                                     dateInterval: DateInterval(start: Date(timestamp: $0.start), end: Date(timestamp: $0.end)))
             }
