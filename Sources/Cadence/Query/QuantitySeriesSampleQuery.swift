@@ -72,21 +72,28 @@ extension HealthStore {
                                           snapshot: snapshot)
             var entries = try Self.seriesEntries(of: owners, type: query.quantityType, snapshot: snapshot)
             // Entries owner by owner, owners in the listing's order (by start, then save order).
-            var listed: [(owner: Int, entry: QuantitySeriesEntry)] = []
+            var listed: [QuantitySeriesEntry] = []
+            var ownerIndex: [Int] = []
+            listed.reserveCapacity(owners.count)
             for (index, owner) in owners.enumerated() {
-                let own = entries.removeValue(forKey: owner.uuid)
-                    ?? [QuantitySeriesEntry(quantity: owner.quantity, dateInterval: owner.dateInterval)]
-                listed += own.map { (index, $0) }
+                if !entries.isEmpty, let own = entries.removeValue(forKey: owner.uuid) {
+                    listed += own
+                    ownerIndex += repeatElement(index, count: own.count)
+                } else {
+                    // An ordinary sample is its own one entry.
+                    listed.append(QuantitySeriesEntry(quantity: owner.quantity, dateInterval: owner.dateInterval))
+                    ownerIndex.append(index)
+                }
             }
+            var order = Array(listed.indices)
             if !query.orderByQuantitySampleStartDate {
-                // Stable: ties in start keep owner order, then entry order.
-                listed = listed.enumerated().sorted {
-                    ($0.element.entry.dateInterval.start, $0.offset) < ($1.element.entry.dateInterval.start, $1.offset)
-                }.map(\.element)
+                // Plain keys, so sorting moves no entry; ties keep owner order, then entry order.
+                let starts = listed.map(\.dateInterval.start)
+                order.sort { (starts[$0], $0) < (starts[$1], $1) }
             }
-            return listed.map {
-                QuantitySeriesSampleQuery.Entry(quantity: $0.entry.quantity, dateInterval: $0.entry.dateInterval,
-                                                sample: query.includeSample ? owners[$0.owner] : nil)
+            return order.map {
+                QuantitySeriesSampleQuery.Entry(quantity: listed[$0].quantity, dateInterval: listed[$0].dateInterval,
+                                                sample: query.includeSample ? owners[ownerIndex[$0]] : nil)
             }
         }
     }
