@@ -57,6 +57,7 @@ package enum QuantitySeriesStorage {
     package static func batches(_ series: [QuantitySeriesSample]) throws -> [QuantitySampleBatch] {
         var entries: [String: QuantitySampleBatch] = [:]
         var owners: [String: QuantitySampleBatch] = [:]
+        var occurrences: [String: [UInt32]] = [:]
         for item in series {
             let owner = item.sample
             let type = owner.quantityType
@@ -73,16 +74,15 @@ package enum QuantitySeriesStorage {
             // The owner link, and the flag merging ranks user-entered samples by.
             var link = [ownerKey: owner.uuid.uuidString]
             link[MetadataKey.wasUserEntered] = owner.metadata[MetadataKey.wasUserEntered] == "1" ? "1" : nil
-            var occurrences = batch.columns.occurrence.isEmpty ? [UInt32](repeating: 0, count: batch.count)
-                : batch.columns.occurrence
             for (index, entry) in item.entries.enumerated() {
                 try batch.append(start: entry.dateInterval.start, end: entry.dateInterval.end, value: entry.quantity.value,
                                  provenanceIndex: entryProvenance, metadata: link)
-                occurrences.append(UInt32(clamping: index))
+                occurrences[type.identifier, default: []].append(UInt32(clamping: index))
             }
-            batch.setOccurrences(occurrences)
             entries[type.identifier] = batch
         }
+        // Numbered once a batch: setting them per series would copy the batch's numbers each time.
+        for (identifier, numbers) in occurrences { entries[identifier]?.setOccurrences(numbers) }
         return entries.keys.sorted().compactMap { entries[$0] } + owners.keys.sorted().compactMap { owners[$0] }
     }
 
