@@ -49,7 +49,7 @@ struct CadenceBenchmark {
         // `--only kinds…` or `--only workoutImport…` alone needs no quantity store: skip generating
         // and ingesting them.
         let quantityFigures = options.only.isEmpty || options.only.contains {
-            !$0.hasPrefix(KindsSuite.family) && !$0.hasPrefix(WorkoutImportSuite.family)
+            !$0.hasPrefix(KindsSuite.family) && !$0.hasPrefix(WorkoutImportSuite.family) && !$0.hasPrefix(SeriesSuite.family)
         }
         for size in options.sampleCounts where quantityFigures {
             // The huge suite is about heart rate: the dense profile alone.
@@ -64,6 +64,8 @@ struct CadenceBenchmark {
         if kinds.isSelected { report.results += try kinds.run() }
         let workouts = WorkoutImportSuite(options: options, workDirectory: workDirectory, log: standardError)
         if workouts.isSelected { report.results += try workouts.run() }
+        let series = SeriesSuite(options: options, workDirectory: workDirectory, log: standardError)
+        if series.isSelected { report.results += try series.run() }
         report.machine.loadAverageAtEnd = MachineDescription.loadAverage()
 
         FileHandle.standardOutput.write(Data((ReportWriter.table(report) + "\n").utf8))

@@ -21,6 +21,8 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     public let quantity: HKQuantity
     /// The sample's type.
     public let quantityType: HKQuantityType
+    /// The number of quantities the sample holds: 1, or a stored series sample's entry count.
+    public let count: Int
 
     /// A sample this process records; its source is ``HKSource/default()``. A quantity in a unit
     /// the type does not take is refused when the sample is saved.
@@ -28,6 +30,7 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
                 device: HKDevice?, metadata: [String: Any]?) {
         self.quantity = quantity
         self.quantityType = quantityType
+        count = 1
         super.init(type: quantityType, start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
@@ -47,14 +50,12 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     init(_ sample: QuantitySample) {
         quantity = HKQuantity(sample.quantity)
         quantityType = HKQuantityType(cadence: sample.quantityType)
+        count = sample.count
         super.init(type: quantityType, start: sample.startDate, end: sample.endDate,
                    uuid: sample.uuid,
                    provenance: Provenance(source: sample.source, sourceVersion: sample.sourceVersion, device: sample.device),
                    metadata: sample.metadata, creationDate: sample.creationDate)
     }
-
-    /// The number of quantities the sample holds: 1.
-    public var count: Int { 1 }
 
     /// The sample in the Cadence module.
     var cadence: QuantitySample {

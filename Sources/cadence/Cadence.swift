@@ -30,6 +30,7 @@ struct CadenceCommand: ParsableCommand {
             StatsCommand.self,
             BatchCommand.self,
             SamplesCommand.self,
+            SeriesCommand.self,
             WorkoutsCommand.self,
             DocumentsCommand.self,
             ActivityCommand.self,

@@ -42,6 +42,12 @@ public struct QuantitySample: Hashable, Sendable, Identifiable {
     public var creationDate: Date?
     /// String metadata (`HKMetadataKey…` → value).
     public var metadata: [String: String]
+    /// How many entries the sample holds: 1 for an ordinary sample, more for a series built with
+    /// ``QuantitySeriesSampleBuilder`` (HealthKit's `count`).
+    public internal(set) var count = 1
+    /// A discrete series' values beside its average (``value``); `nil` for an ordinary sample or a
+    /// cumulative series, whose values follow from ``value`` alone.
+    public internal(set) var seriesValues: QuantitySeriesValues?
 
     public var id: UUID { uuid }
 

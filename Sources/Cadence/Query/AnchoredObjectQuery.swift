@@ -161,7 +161,7 @@ extension HealthStore {
         var deletions: [DeletedObject] = []
         var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
-        if let type = snapshot.types[query.reading.identifier] {
+        for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
             let reader = query.reading.prepare(snapshot, type)
@@ -171,13 +171,15 @@ extension HealthStore {
                 samples.append(sample)
             }
         }
-        for tombstone in try snapshot.types[query.reading.identifier]?.deletions.records() ?? []
-        where tombstone.deletionSequence > after {
-            var metadata: [String: String] = [:]
-            metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
-            metadata[MetadataKey.syncVersion] = tombstone.syncVersion
-            items.append((tombstone.deletionSequence, -1 - deletions.count))
-            deletions.append(DeletedObject(uuid: tombstone.uuid, metadata: metadata))
+        for identifier in query.reading.identifiers {
+            for tombstone in try snapshot.types[identifier]?.deletions.records() ?? []
+            where tombstone.deletionSequence > after && tombstone.syncIdentifier != QuantitySeriesStorage.entryDeletionMarker {
+                var metadata: [String: String] = [:]
+                metadata[MetadataKey.syncIdentifier] = tombstone.syncIdentifier
+                metadata[MetadataKey.syncVersion] = tombstone.syncVersion
+                items.append((tombstone.deletionSequence, -1 - deletions.count))
+                deletions.append(DeletedObject(uuid: tombstone.uuid, metadata: metadata))
+            }
         }
         items.sort { $0.sequence < $1.sequence }
         let hasMore = query.limit > 0 && items.count > query.limit

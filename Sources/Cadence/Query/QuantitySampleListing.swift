@@ -44,13 +44,15 @@ package struct QuantitySampleListing: Sendable {
 
 extension HealthStore {
     /// The samples `query` lists, as ``execute(_:)-(SampleQuery<QuantitySample>)`` lists them, in
-    /// columns; nil when the query sorts by key paths, which need the samples.
+    /// columns; nil when the query sorts by key paths, which need the samples, or the type has series samples.
     ///
     /// - Parameter type: The query's type, for a store that holds none of it.
     /// - Complexity: O(*n* log *n*) over the *n* selected samples (O(*n*) when their order is the scan's).
     package func listing(_ query: SampleQuery<QuantitySample>, of type: QuantityType) throws -> QuantitySampleListing? {
         guard query.keyPathSortDescriptors.isEmpty else { return nil }
         return try read { snapshot in
+            // Series samples are listed by their owners, which the samples give.
+            guard snapshot.types[QuantitySeriesStorage.ownerSeries(of: type).identifier] == nil else { return nil }
             try query.reading.validate(query.predicate)
             let stored = snapshot.types[query.reading.identifier]
             var portions: [SampleColumns] = []

@@ -100,17 +100,18 @@ extension HealthStore {
         -> (samples: [Sample], rows: ArraySlice<ListedRow>)
     {
         try query.reading.validate(query.predicate)
-        guard let type = snapshot.types[query.reading.identifier] else { return ([], []) }
         // The samples, and plain sort keys that refer to them (sorting moves no generic value).
         var samples: [Sample] = []
         var rows: [ListedRow] = []
-        let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
-        let reader = query.reading.prepare(snapshot, type)
-        try type.forEachSelectedRow(plan) { columns, row in
-            guard let sample = reader(columns, row) else { return }
-            rows.append(ListedRow(start: columns.start[row], end: columns.end[row], sequence: columns.sequence[row],
-                                  index: samples.count))
-            samples.append(sample)
+        for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
+            let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
+            let reader = query.reading.prepare(snapshot, type)
+            try type.forEachSelectedRow(plan) { columns, row in
+                guard let sample = reader(columns, row) else { return }
+                rows.append(ListedRow(start: columns.start[row], end: columns.end[row], sequence: columns.sequence[row],
+                                      index: samples.count))
+                samples.append(sample)
+            }
         }
         if query.keyPathSortDescriptors.isEmpty {
             rows.sort(by: ListedRow.order(query.sortDescriptors))

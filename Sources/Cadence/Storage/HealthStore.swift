@@ -179,7 +179,8 @@ public final class HealthStore: Sendable {
 
     /// The quantity types that have ever been saved, sorted by identifier.
     public var quantityTypes: [QuantityType] {
-        snapshot().types.values.map(\.type).filter { $0.kind == .quantity }.sorted { $0.identifier < $1.identifier }
+        snapshot().types.values.map(\.type)
+            .filter { $0.kind == .quantity && !QuantitySeriesStorage.isOwnerSeries($0.identifier) }.sorted { $0.identifier < $1.identifier }
     }
 
     /// Read-only: starts polling for the commits of the process writing the store, so that
@@ -266,7 +267,8 @@ public final class HealthStore: Sendable {
         return summary
     }
 
-    /// Deletes the samples with these UUIDs (of any type), recording a deleted object for each.
+    /// Deletes the samples with these UUIDs (of any type), recording a deleted object for each; a
+    /// series sample's entries go with it.
     ///
     /// - Returns: The number of samples deleted (unknown UUIDs are ignored).
     /// - Complexity: O(*n*) over the stored samples.
@@ -279,6 +281,7 @@ public final class HealthStore: Sendable {
             let identity = identities[identifier] ?? SampleIdentity(type: identifier, provenances: provenances)
             identities[identifier] = identity
             return wanted.contains(identity.uuid(of: columns, row: row, metadataDigests: nil))
+                || QuantitySeriesStorage.owner(ofEntry: columns, row: row).map(wanted.contains) == true
         }
     }
 
@@ -289,7 +292,7 @@ public final class HealthStore: Sendable {
     ///   predicate that cannot apply to the type (a quantity in another dimension, a workout condition).
     @discardableResult
     public func deleteSamples(of type: QuantityType, matching predicate: SamplePredicate = .all) throws -> Int {
-        try deleteSamples(ofSeries: type, matching: predicate)
+        try deleteQuantitySamples(of: type, matching: predicate)
     }
 
     /// Deletes every sample of a storage series that `predicate` selects.
@@ -305,12 +308,21 @@ public final class HealthStore: Sendable {
 
     /// Deletes the rows `matches` selects among the types in `types` (every type when `nil`),
     /// then compacts the types that are over the threshold.
-    private func delete(types: Set<String>? = nil, where matches: ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool)
-        throws -> Int
-    {
+    private func delete(types: Set<String>? = nil,
+                        where matches: @escaping ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool) throws -> Int {
+        try delete(types: types) { _ in matches }
+    }
+
+    /// Deletes the rows, among the types in `types` (every type when `nil`), that the matcher
+    /// `prepare` makes from the snapshot the deletion applies to selects, then compacts the types
+    /// that are over the threshold.
+    func delete(types: Set<String>? = nil,
+                preparing prepare: (StoreSnapshot) throws -> ([Provenance], TypeSnapshot, SampleColumns, Int) throws -> Bool)
+        throws -> Int {
         var deleted = 0
         var compacting: Set<String> = []
         try commit { writer, snapshot in
+            let matches = try prepare(snapshot)
             let result = try writer.delete(snapshot: snapshot, types: types) { try matches(snapshot.provenances, $0, $1, $2) }
             deleted = result.count
             compacting = writer.typesToCompact(result.snapshot, threshold: options.compactionThreshold)

@@ -175,7 +175,9 @@ struct StoreWriter: Sendable {
                 typeIdentifier: identifier,
                 uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
                 sampleSequence: columns.sequence[row], deletionSequence: sequence,
-                syncIdentifier: metadata[MetadataKey.syncIdentifier], syncVersion: metadata[MetadataKey.syncVersion]))
+                syncIdentifier: metadata[QuantitySeriesStorage.ownerKey] == nil ? metadata[MetadataKey.syncIdentifier]
+                    : QuantitySeriesStorage.entryDeletionMarker,
+                syncVersion: metadata[MetadataKey.syncVersion]))
             extent.include(start: columns.start[row], end: columns.end[row])
         }
         return tombstones

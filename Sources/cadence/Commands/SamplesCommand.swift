@@ -26,7 +26,9 @@ struct SamplesCommand: ParsableCommand {
             in a last correlation column: they re-import as quantity samples (the correlations \
             themselves are imported from an Apple Health export); JSON lists each correlation with \
             its members under "objects". Workouts (--type workout) print as cadence workouts \
-            prints them.
+            prints them. A quantity series sample is listed as its one owning sample (its value \
+            the entries' sum or average), which re-imports as a plain sample: cadence series lists \
+            its entries.
             """)
 
     @OptionGroup var storeOptions: StoreOptions

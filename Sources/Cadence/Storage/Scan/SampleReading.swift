@@ -16,6 +16,9 @@ package struct SampleReading<Sample>: Sendable {
 
     /// The storage series (full type identifier).
     package let identifier: String
+    /// Every series the samples are read from: ``identifier``, and for a quantity type the series
+    /// of its series samples' owners (``QuantitySeriesStorage``).
+    package var identifiers: [String]
     /// Throws when the predicate cannot apply to the type.
     package let validate: @Sendable (SamplePredicate) throws -> Void
     /// Prepares the row reader for a snapshot and the type's storage.
@@ -27,6 +30,7 @@ package struct SampleReading<Sample>: Sendable {
                  prepare: @escaping @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader,
                  complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])? = nil) {
         self.identifier = identifier
+        identifiers = [identifier]
         self.validate = validate
         self.prepare = prepare
         self.complete = complete
@@ -34,15 +38,27 @@ package struct SampleReading<Sample>: Sendable {
 }
 
 extension SampleReading where Sample == QuantitySample {
-    /// Quantity samples of `type`.
+    /// Quantity samples of `type`: its ordinary samples and its series samples' owners, never
+    /// their entries (<doc:HowCadenceComputes#Quantity-series>).
     package static func quantities(_ type: QuantityType) -> SampleReading {
-        SampleReading(identifier: type.identifier, validate: { try $0.validate(for: type) }) { snapshot, stored in
+        let owners = QuantitySeriesStorage.ownerSeries(of: type).identifier
+        var reading = SampleReading(identifier: type.identifier, validate: { try $0.validate(for: type) }) { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            if stored.type.identifier == owners {
+                let ownedType = snapshot.types[type.identifier]?.type ?? type
+                return { columns, row in
+                    QuantitySeriesStorage.owner(of: columns, row: row, type: ownedType, provenances: snapshot.provenances,
+                                                identity: identity)
+                }
+            }
             return { columns, row in
-                StoredSample.sample(of: columns, row: row, type: stored.type, provenances: snapshot.provenances,
-                                    identity: identity)
+                guard QuantitySeriesStorage.owner(ofEntry: columns, row: row) == nil else { return nil }
+                return StoredSample.sample(of: columns, row: row, type: stored.type, provenances: snapshot.provenances,
+                                           identity: identity)
             }
         }
+        reading.identifiers.append(owners)
+        return reading
     }
 }
 
