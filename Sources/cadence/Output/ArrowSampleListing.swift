@@ -118,28 +118,28 @@ enum ArrowSampleListing {
         var metadata = keys.map { _ in [String?]() }
         // A portion's columns are taken once for its run of rows, not copied (and retained) per row.
         var portion = Int32(-1)
-        var columns = SampleColumns()
-        uuidText.withUnsafeMutableBufferPointer { text in
-            for index in range {
-                let row = listing.rows[index]
-                if row.portion != portion {
-                    portion = row.portion
-                    columns = listing.portions[Int(portion)]
-                }
-                let at = Int(row.row)
-                provenance.append(Int(columns.provenance[at]))
-                start.append(columns.start[at])
-                end.append(columns.end[at])
-                value.append(columns.value[at])
-                let created = columns.creation(at: at)
-                creation.append(created ?? 0)
-                if created == nil { creationValid[index - range.lowerBound] = false }
-                let uuid = listing.uuid(of: columns, row: row)
-                spell(uuid, into: UnsafeMutableBufferPointer(rebasing: text[(36 * (index - range.lowerBound))...]))
-                guard !keys.isEmpty else { continue }
-                let rowMetadata = columns.metadata(at: at)
-                for (column, key) in keys.enumerated() { metadata[column].append(rowMetadata[key]) }
+        var portionColumns = SampleColumns()
+        for index in range {
+            let row = listing.rows[index]
+            if row.portion != portion {
+                portion = row.portion
+                portionColumns = listing.portions[Int(portion)]
             }
+            let columns = portionColumns
+            let at = Int(row.row)
+            provenance.append(Int(columns.provenance[at]))
+            start.append(columns.start[at])
+            end.append(columns.end[at])
+            value.append(columns.value[at])
+            let created = columns.creation(at: at)
+            creation.append(created ?? 0)
+            if created == nil { creationValid[index - range.lowerBound] = false }
+            let uuid = listing.uuid(of: columns, row: row)
+            let offset = 36 * (index - range.lowerBound)
+            uuidText.withUnsafeMutableBufferPointer { spell(uuid, into: UnsafeMutableBufferPointer(rebasing: $0[offset...])) }
+            guard !keys.isEmpty else { continue }
+            let rowMetadata = columns.metadata(at: at)
+            for (column, key) in keys.enumerated() { metadata[column].append(rowMetadata[key]) }
         }
         var uuids = ArrowStrings()
         uuids.offsets = Array(stride(from: 0, through: 36 * count, by: 36))
