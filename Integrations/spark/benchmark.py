@@ -87,7 +87,10 @@ def generate(binary: str, root: Path, users: int, days: int) -> list:
 
 def spark_session(master: str):
     from pyspark.sql import SparkSession
+    # The Python workers run this interpreter (with pyarrow), not whatever `python3` is first on PATH.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (SparkSession.builder.master(master).appName("cadence-benchmark")
+               .config("spark.pyspark.python", sys.executable)
                .config("spark.ui.enabled", "false").config("spark.driver.memory", "2g")
                .config("spark.sql.shuffle.partitions", master[6:-1]).getOrCreate())
     session.sparkContext.setLogLevel("ERROR")

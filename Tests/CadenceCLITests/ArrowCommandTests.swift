@@ -109,6 +109,104 @@ struct ArrowCommandTests {
         #expect(lines == csv.standardOutput.split(separator: "\n").dropFirst().map(String.init))
     }
 
+    /// `cadence batch --stores --format arrow` holds the CSV output's rows, users in order, with
+    /// one or two workers, and a failed user's rows are absent from both.
+    @Test func storesDirectoryWritesArrow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let users = try BatchTests.makeUsers(4, in: directory)
+        try FileManager.default.createDirectory(atPath: users.store("user-broken"), withIntermediateDirectories: true)
+        for jobs in ["1", "2"] {
+            let arguments = ["batch", "--stores", users.storesDirectory, "--jobs", jobs] + BatchTests.query
+            let csv = try CadenceBinary.run(arguments)
+            let expected = csv.standardOutput.split(separator: "\n").dropFirst().map(String.init)
+            #expect(expected.count >= 4 * 2 * 2)
+            let bytes = try Self.output(arguments + ["--format", "arrow"], status: 1)
+            var reader = try ArrowStreamReader(bytes: bytes, path: "output")
+            #expect(reader.schema.fields.map(\.type) == [.utf8(large: false), .timestamp(.microsecond, zone: "Europe/Berlin"),
+                                                        .timestamp(.microsecond, zone: "Europe/Berlin"), .utf8(large: false),
+                                                        .float(bitWidth: 64)])
+            var lines: [String] = []
+            while let batch = try reader.next() { for row in 0..<batch.count { lines.append(Self.csvLine(batch, row: row)) } }
+            #expect(lines == expected)
+        }
+    }
+
+    /// With every user failed, the stream still has the columns, and no row.
+    @Test func storesDirectoryWithoutAStoreWritesTheColumns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.path("stores/nobody"), withIntermediateDirectories: true)
+        let bytes = try Self.output(["batch", "--stores", directory.path("stores"), "--format", "arrow"] + BatchTests.query, status: 1)
+        var reader = try ArrowStreamReader(bytes: bytes, path: "output")
+        #expect(reader.schema.fields.map(\.name) == ["user", "startDate", "endDate", "source", "sum"])
+        #expect(try reader.next() == nil)
+    }
+
+    /// `cadence changes --format arrow`: the same samples, deletions and anchor as the JSON page,
+    /// for a quantity and a category type, and paging by the anchor in the schema's metadata.
+    @Test func changesWritesArrow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Fixtures.copyOfHKImportStore(in: directory)
+        for type in ["bodyMass", "sleepAnalysis"] {
+            let json = try CadenceBinary.succeed(["changes", "--store", store, "--type", type]).jsonObject()
+            let samples = try #require(json["samples"] as? [[String: Any]])
+            #expect(samples.count > 3, "\(type)")
+            let page = try Self.changes(["changes", "--store", store, "--type", type, "--format", "arrow"])
+            #expect(page.anchor == json["anchor"] as? String)
+            #expect(page.hasMore == false)
+            #expect(page.rows.map(\.change) == Array(repeating: "added", count: samples.count))
+            #expect(page.rows.map(\.uuid) == samples.map { $0["uuid"] as? String })
+            #expect(page.batch.schema.fields.map(\.name).prefix(11) == ["change", "type", "sourceName", "unit", "startDate", "endDate",
+                                                                       "value", "uuid", "sourceVersion", "device", "creationDate"])
+            // The sample columns are what `samples --format arrow` writes for the same samples.
+            let listed = try ArrowStreamReader(bytes: try Self.output(["samples", "--store", store, "--type", type, "--format", "arrow"]),
+                                               path: "samples")
+            #expect(listed.schema.fields.map(\.name) == Array(page.batch.schema.fields.map(\.name).dropFirst()))
+            #expect(listed.schema.fields.map(\.type) == Array(page.batch.schema.fields.map(\.type).dropFirst()))
+        }
+        let first = try Self.changes(["changes", "--store", store, "--type", "bodyMass", "--format", "arrow", "--limit", "15"])
+        #expect(first.hasMore == true)
+        #expect(first.rows.count == 15)
+        let victim = try #require(first.rows.first?.uuid)
+        try CadenceBinary.succeed(["delete", "--store", store, "--uuid", victim])
+        var anchor = first.anchor
+        var rows: [(change: String?, uuid: String?)] = []
+        for _ in 0..<5 {
+            let page = try Self.changes(["changes", "--store", store, "--type", "bodyMass", "--format", "arrow", "--limit", "15",
+                                         "--anchor", anchor ?? ""])
+            rows += page.rows
+            anchor = page.anchor
+            if !page.hasMore { break }
+        }
+        // 40 body mass samples: 25 after the first page, and the deletion of one of the first 15.
+        #expect(rows.filter { $0.change == "added" }.count == 25)
+        #expect(rows.filter { $0.change == "deleted" }.map(\.uuid) == [victim])
+        let empty = try Self.changes(["changes", "--store", store, "--type", "bodyMass", "--format", "arrow", "--anchor", anchor ?? ""])
+        #expect(empty.rows.isEmpty)
+        #expect(empty.anchor == anchor)
+    }
+
+    @Test func changesOfWorkoutsHaveNoArrowForm() throws {
+        let store = try Fixtures.hkimportStore.get().store
+        let result = try CadenceBinary.run(["changes", "--store", store, "--type", "workout", "--format", "arrow"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("no Arrow form"))
+    }
+
+    /// One page of `changes --format arrow`: its batch, anchor, `hasMore` and each row's change and UUID.
+    static func changes(_ arguments: [String]) throws
+        -> (batch: ArrowRecordBatch, anchor: String?, hasMore: Bool, rows: [(change: String?, uuid: String?)])
+    {
+        var reader = try ArrowStreamReader(bytes: try output(arguments), path: "changes")
+        let batch = try #require(try reader.next())
+        #expect(try reader.next() == nil)
+        let change = try #require(batch.schema.index(of: "change")), uuid = try #require(batch.schema.index(of: "uuid"))
+        let rows = (0..<batch.count).map { (batch.columns[change].string($0), batch.columns[uuid].string($0)) }
+        return (batch, reader.schema.metadata["anchor"], reader.schema.metadata["hasMore"] == "true", rows)
+    }
+
     // MARK: Helpers
 
     /// A row as `cadence` prints it in CSV: RFC 3339 dates in the column's zone, shortest numbers.
@@ -128,7 +226,7 @@ struct ArrowCommandTests {
     }
 
     /// What `cadence arguments` writes to standard output, as bytes (the runner reads it as text).
-    static func output(_ arguments: [String]) throws -> [UInt8] {
+    static func output(_ arguments: [String], status: Int32 = 0) throws -> [UInt8] {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("out")
@@ -144,7 +242,7 @@ struct ArrowCommandTests {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         exited.wait()
-        #expect(process.terminationStatus == 0, "\(arguments)")
+        #expect(process.terminationStatus == status, "\(arguments)")
         return try [UInt8](Data(contentsOf: url))
     }
 }

@@ -137,6 +137,20 @@ struct ArrowStreamTests {
         #expect(error?.message == "the Arrow stream ends before its schema")
     }
 
+    /// The schema's custom metadata reads back, as a stream and as a file; a schema without any
+    /// is written as before, its table ending at its fields.
+    @Test func schemaMetadataRoundTrips() throws {
+        let fields = [ArrowField(name: "user", type: .utf8(large: false))]
+        let schema = ArrowSchema(fields: fields, metadata: ["anchor": "5f0c:1042", "hasMore": "true", "": "empty key"])
+        for format in [ArrowStreamWriter.Format.stream, .file] {
+            let (read, _) = try Self.readAll(try Self.write([], schema: schema, format: format))
+            #expect(read == schema)
+        }
+        let plain = try Self.write([], schema: ArrowSchema(fields: fields), format: .stream)
+        #expect(try Self.readAll(plain).0.metadata.isEmpty)
+        #expect(try Self.write([], schema: schema, format: .stream).count > plain.count)
+    }
+
     /// A dictionary index beyond its dictionary is refused with the column, row and sizes.
     @Test func dictionaryIndexOutOfRangeIsNamed() throws {
         let url = Self.fixture("pyarrow-dictionary.arrows")

@@ -154,6 +154,12 @@ struct CSVFieldsTests {
         row("HKQuantityTypeIdentifierFancyNewMetric", unit: "ms", value: "5")
         row("HKQuantityTypeIdentifierFancyNewMetric", unit: "ms", value: "6")
         row("HKQuantityTypeIdentifierFancyNewMetric", unit: "s", value: "5")
+        // A phone's and a watch's steps alternating, a ring's now and then, and a category between.
+        for index in 0..<14 {
+            row("stepCount", source: ["Phone", "Watch", "Phone", "Watch", "Ring"][index % 5], unit: "count", value: "\(index + 1)",
+                device: index % 4 == 1 ? "<<HKDevice>, name:Apple Watch>" : "")
+            if index == 8 { row("HKCategoryTypeIdentifierSleepAnalysis", unit: "", value: "HKCategoryValueSleepAnalysisAwake") }
+        }
         row("HKCategoryTypeIdentifierSleepAnalysis", unit: "", value: "HKCategoryValueSleepAnalysisAsleep")
         row("stepCount", unit: "count", value: "3")
         row("stepCount", unit: "count", value: "-3")

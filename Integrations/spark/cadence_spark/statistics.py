@@ -167,8 +167,8 @@ def statistics_from_stores(stores: DataFrame, query: Query, *, binary: Optional[
                            user_column: str = "user", store_column: str = "store") -> DataFrame:
     """Per-user statistics of Cadence stores: ``stores`` has a user column and a store path column.
 
-    Each partition is piped, as a ``user_id,store_path`` list, through one ``cadence batch --list -``
-    process. The stores must be readable at their paths from every executor (a shared file
+    Each partition is piped, as a ``user_id,store_path`` list, through one ``cadence batch --list -
+    --format arrow`` process. The stores must be readable at their paths from every executor (a shared file
     system). A store that is missing or damaged gives one row for its user with only ``error``
     set (the path and the reason); the other users' rows have ``error`` null.
     """
@@ -177,7 +177,7 @@ def statistics_from_stores(stores: DataFrame, query: Query, *, binary: Optional[
         raise ValueError(f"the stores lack the column(s) {', '.join(missing)}")
     spark = stores.sparkSession
     name = _ship(spark, binary)
-    arguments = ["batch", "--list", "-", "--jobs", "1", "--format", "csv"] + query.arguments()
+    arguments = ["batch", "--list", "-", "--jobs", "1", "--format", "arrow"] + query.arguments()
     schema = query.schema(with_error=True)
     listed = stores.select(F.col(user_column).alias("user_id"), F.col(store_column).alias("store_path"))
     return _with_date(listed.mapInArrow(partial(_stores_partition, name, arguments, schema), schema))
@@ -235,7 +235,7 @@ def _stores_partition(binary_name: str, arguments: list, schema: StructType,
         failures = os.path.join(scratch, "failures.csv")
         # Status 1 with a failures file: some stores failed and are reported as rows.
         process = _Process(binary_name, arguments + ["--failures", failures], _prepend(first, batches))
-        for batch in process.output(schema, without=("error",)):
+        for batch in process.arrow_output(schema, without=("error",)):
             yield batch.append_column(schema["error"].name, pa.nulls(batch.num_rows, pa.string()))
         if process.finish(allowed_statuses=(0, 1)) == 1:
             if not os.path.exists(failures):
@@ -287,29 +287,16 @@ class _Process:
     def _drain(self) -> None:
         self._stderr.append(self._process.stderr.read().decode("utf-8", "replace"))
 
-    def output(self, schema: StructType, without: tuple = ()) -> Iterator[pa.RecordBatch]:
-        """The output's record batches, typed as ``schema`` (less the fields named in ``without``)."""
-        fields = [field for field in schema.fields if field.name not in without]
-        types = {field.name: _arrow_type(field.dataType) for field in fields}
-        if not self._process.stdout.peek(1):
-            return  # nothing written: the exit status and standard error say why
-        reader = pacsv.open_csv(self._process.stdout,
-                                convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=True))
-        names = reader.schema.names
-        if names != [field.name for field in fields]:
-            raise CadenceError(f"cadence wrote the columns {names} where {[field.name for field in fields]} "
-                               "were expected")
-        yield from reader
-
-    def arrow_output(self, schema: StructType) -> Iterator[pa.RecordBatch]:
+    def arrow_output(self, schema: StructType, without: tuple = ()) -> Iterator[pa.RecordBatch]:
         """The Arrow output's record batches, its zoned timestamps as RFC 3339 text (as ``schema``,
-        and ``cadence stats --format csv``, give dates)."""
+        and ``cadence stats --format csv``, give dates), less the fields named in ``without``."""
         if not self._process.stdout.peek(1):
             return  # nothing written: the exit status and standard error say why
         reader = pa.ipc.open_stream(self._process.stdout)
         names = reader.schema.names
-        if names != schema.names:
-            raise CadenceError(f"cadence wrote the columns {names} where {schema.names} were expected")
+        expected = [name for name in schema.names if name not in without]
+        if names != expected:
+            raise CadenceError(f"cadence wrote the columns {names} where {expected} were expected")
         for batch in reader:
             columns = [_rfc3339(column) if pa.types.is_timestamp(column.type) else column for column in batch.columns]
             yield pa.RecordBatch.from_arrays(columns, names=names)

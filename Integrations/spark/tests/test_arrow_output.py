@@ -62,3 +62,41 @@ def test_samples_read_as_the_import_columns(binary, tmp_path):
         assert read["startDate"] == datetime.fromisoformat(expected["startDate"])
         assert read["sourceVersion"] == (expected["sourceVersion"] or None)
         assert read["device"] == (expected["device"] or None)
+
+
+def test_batch_over_stores_reads_as_the_csv_rows(binary, users):
+    names = users.names[:3]
+    stores = Path(users.root) / "arrow-stores"
+    stores.mkdir(exist_ok=True)
+    for name in names:
+        link = stores / name
+        if not link.exists():
+            link.symlink_to(users.store(name))
+    table = ipc.open_stream(output(binary, "batch", "--stores", str(stores), "--format", "arrow", *QUERY)).read_all()
+    assert table.schema == pa.schema([("user", pa.string()), ("startDate", pa.timestamp("us", tz="Europe/Berlin")),
+                                      ("endDate", pa.timestamp("us", tz="Europe/Berlin")), ("source", pa.string()),
+                                      ("sum", pa.float64())])
+    rows = list(csv.DictReader(io.StringIO(output(binary, "batch", "--stores", str(stores), *QUERY).decode())))
+    assert table.num_rows == len(rows) > 3
+    for read, expected in zip(table.to_pylist(), rows):
+        assert read["user"] == expected["user"]
+        assert read["startDate"] == datetime.fromisoformat(expected["startDate"])
+        assert read["sum"] == (float(expected["sum"]) if expected["sum"] else None)
+
+
+def test_changes_read_as_the_json_page(binary, tmp_path):
+    import json
+
+    store = str(tmp_path / "store")
+    subprocess.run([binary, "import", str(FIXTURES / "pyarrow-plain.arrow"), "--store", store], check=True,
+                   capture_output=True)
+    page = json.loads(output(binary, "changes", "--store", store, "--type", "stepCount", "--limit", "5"))
+    reader = ipc.open_stream(output(binary, "changes", "--store", store, "--type", "stepCount", "--limit", "5",
+                                    "--format", "arrow"))
+    table = reader.read_all()
+    assert table.schema.metadata == {b"anchor": page["anchor"].encode(), b"hasMore": b"true"}
+    assert table.schema.names[:3] == ["change", "type", "sourceName"]
+    assert table.schema.field("startDate").type == pa.timestamp("us", tz="UTC")
+    assert table.column("change").to_pylist() == ["added"] * 5
+    assert table.column("uuid").to_pylist() == [sample["uuid"] for sample in page["samples"]]
+    assert table.column("value").to_pylist() == [sample["value"] for sample in page["samples"]]

@@ -79,8 +79,14 @@ package struct ArrowField: Sendable, Equatable {
 /// The columns of an Arrow stream.
 package struct ArrowSchema: Sendable, Equatable {
     package var fields: [ArrowField]
+    /// The schema's custom metadata (`pyarrow.Schema.metadata`): facts about the whole stream,
+    /// such as the anchor of a page of changes.
+    package var metadata: [String: String]
 
-    package init(fields: [ArrowField]) { self.fields = fields }
+    package init(fields: [ArrowField], metadata: [String: String] = [:]) {
+        self.fields = fields
+        self.metadata = metadata
+    }
 
     /// The index of the first column named `name`.
     package func index(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
@@ -101,6 +107,12 @@ extension ArrowSchema {
             throw table.context.error("the data is big-endian; Cadence reads little-endian Arrow only")
         }
         fields = try table.tables(1, "Field").map { try ArrowField(reading: $0, depth: 0) }
+        var metadata: [String: String] = [:]
+        for pair in try table.tables(2, "KeyValue") {
+            guard let key = try pair.string(0) else { throw pair.context.error("a metadata entry has no key") }
+            metadata[key] = try pair.string(1) ?? ""
+        }
+        self.metadata = metadata
     }
 }
 
@@ -179,7 +191,11 @@ extension ArrowField {
 extension ArrowSchema {
     /// The `Schema` table.
     var flatBuffer: FlatBufferValue {
-        .table([.int16(0), .offset(.tables(fields.map(\.flatBuffer)))])
+        let fields: [FlatBufferField] = [.int16(0), .offset(.tables(fields.map(\.flatBuffer)))]
+        // Without metadata the table ends at its fields, as it always has: the same bytes as before.
+        guard !metadata.isEmpty else { return .table(fields) }
+        let pairs = metadata.sorted { $0.key < $1.key }.map { FlatBufferValue.table([.offset(.string($0.key)), .offset(.string($0.value))]) }
+        return .table(fields + [.offset(.tables(pairs))])
     }
 }
 

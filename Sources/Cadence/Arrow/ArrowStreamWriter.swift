@@ -76,12 +76,16 @@ package struct ArrowStreamWriter {
         var body: [UInt8] = []
         var nodes: [UInt8] = []
         var buffers: [UInt8] = []
-        func addBuffer(_ bytes: [UInt8]) {
-            Self.append(Int64(body.count), to: &buffers)
-            Self.append(Int64(bytes.count), to: &buffers)
-            body += bytes
+        body.reserveCapacity(batch.columns.reduce(0) { $0 + Self.estimatedBodyBytes(of: $1) })
+        // Each buffer is written straight into the body (no array of its own), then padded to 8 bytes.
+        func addBuffer(_ write: (inout [UInt8]) -> Void) {
+            let start = body.count
+            write(&body)
+            Self.append(Int64(start), to: &buffers)
+            Self.append(Int64(body.count - start), to: &buffers)
             while body.count % 8 != 0 { body.append(0) }
         }
+        func addBuffer(_ bytes: [UInt8]) { addBuffer { $0 += bytes } }
         for column in batch.columns {
             let nulls = column.validity?.lazy.filter { !$0 }.count ?? 0
             Self.append(Int64(column.count), to: &nodes)
@@ -90,13 +94,17 @@ package struct ArrowStreamWriter {
             switch column.values {
             case .integers(let values):
                 let width: Int = if case .int(let bits, _) = column.field.type { bits / 8 } else { 8 }
-                addBuffer(Self.littleEndian(values, width: width))
+                if width == 8 {
+                    addBuffer { Self.appendLittleEndian(values, to: &$0) }
+                } else {
+                    addBuffer { Self.appendLittleEndian(values, width: width, to: &$0) }
+                }
             case .doubles(let values):
                 // At the schema's width: a float32 column read in holds float32 values.
                 if column.field.type == .float(bitWidth: 32) {
-                    addBuffer(Self.littleEndian(values.map { Int64(Float($0).bitPattern) }, width: 4))
+                    addBuffer { Self.appendLittleEndian(values.map { Int64(Float($0).bitPattern) }, width: 4, to: &$0) }
                 } else {
-                    addBuffer(Self.littleEndian(values.map { Int64(bitPattern: $0.bitPattern) }, width: 8))
+                    addBuffer { Self.appendLittleEndian(values, to: &$0) }
                 }
             case .booleans(let values):
                 addBuffer(Self.bitmap(values))
@@ -104,12 +112,12 @@ package struct ArrowStreamWriter {
                 // large_utf8 has 64-bit offsets, utf8 32-bit ones.
                 let width = column.field.type == .utf8(large: true) ? 8 : 4
                 let first = strings.offsets.first ?? 0
-                addBuffer(Self.littleEndian(strings.offsets.map { Int64($0 - first) }, width: width))
-                addBuffer(Array(strings.text))
+                addBuffer { Self.appendLittleEndian(strings.offsets.lazy.map { Int64($0 - first) }, width: width, to: &$0) }
+                addBuffer { $0 += strings.text }
             case .dictionary(let indices, _):
                 // The indices at the schema's index width; the entries went in a dictionary batch.
                 let width: Int = if case .int(let bits, _)? = column.field.dictionary?.indexType { bits / 8 } else { 4 }
-                addBuffer(Self.littleEndian(indices.map { Int64($0) }, width: width))
+                addBuffer { Self.appendLittleEndian(indices.lazy.map { Int64($0) }, width: width, to: &$0) }
             case .skipped:
                 throw CadenceError(.invalidArgument, "column '\(column.field.name)': a skipped column cannot be written")
             }
@@ -171,10 +179,12 @@ package struct ArrowStreamWriter {
         position += bytes.count
     }
 
-    /// `values` as little-endian integers of `width` (1, 2, 4 or 8) bytes, each truncated to it.
-    private static func littleEndian(_ values: [Int64], width: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: values.count * width) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
+    /// Appends `values` as little-endian integers of `width` (1, 2, 4 or 8) bytes, each truncated to it.
+    private static func appendLittleEndian<Values: Collection<Int64>>(_ values: Values, width: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: values.count * width))
+        bytes.withUnsafeMutableBytes { buffer in
+            let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[start...])
             for (index, value) in values.enumerated() {
                 switch width {
                 case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
@@ -183,7 +193,26 @@ package struct ArrowStreamWriter {
                 default: raw.storeBytes(of: value.littleEndian, toByteOffset: 8 * index, as: Int64.self)
                 }
             }
-            initialized = values.count * width
+        }
+    }
+
+    /// Appends `values` (integers of 8 bytes, or doubles' IEEE 754 bits) little-endian: on a
+    /// little-endian machine their memory as it is.
+    private static func appendLittleEndian<Value: BitwiseCopyable>(_ values: [Value], to bytes: inout [UInt8]) {
+        #if _endian(little)
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+        appendLittleEndian(values.lazy.map { value in withUnsafeBytes(of: value) { $0.load(as: Int64.self) } }, width: 8, to: &bytes)
+        #endif
+    }
+
+    /// About how many body bytes `column` takes, for reserving the body once.
+    private static func estimatedBodyBytes(of column: ArrowColumn) -> Int {
+        let padding = 3 * 8 + (column.count + 7) / 8
+        switch column.values {
+        case .strings(let strings): return padding + 8 * (column.count + 1) + strings.text.count
+        case .booleans: return padding
+        default: return padding + 8 * column.count
         }
     }
 

@@ -62,6 +62,9 @@ struct SampleCollector {
     private var unknownTypes: [ExactString: QuantityType] = [:]
     /// The provenance of the last record stored and where it went.
     private var recentProvenance = RecentProvenance()
+    /// The provenance stored before ``recentProvenance``: records of two sources that alternate
+    /// (a phone's and a watch's steps) find theirs here without hashing one.
+    private var earlierProvenance = RecentProvenance()
 
     /// A type identifier and unit as a file writes them, resolved.
     private struct RecentType {
@@ -122,7 +125,7 @@ struct SampleCollector {
         nestedRecords += segment.nestedRecords
         workouts += segment.workouts
         activitySummaries += segment.activitySummaries
-        recentProvenance.batch = -1
+        forgetRecentProvenances()
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
     }
@@ -132,7 +135,7 @@ struct SampleCollector {
         defer {
             batches = []
             batchIndexes = [:]
-            recentProvenance.batch = -1
+            forgetRecentProvenances()
             pending = 0
         }
         return batches
@@ -276,15 +279,22 @@ struct SampleCollector {
         guard !dryRun else { return }
         // Consecutive records mostly share their type and provenance: reuse the previous
         // record's batch and provenance index without hashing anything.
-        if recentProvenance.batch < 0 || !recentProvenance.typeIdentifier.isIdentical(to: type.identifier)
-            || !recentProvenance.sourceName.isIdentical(to: sourceName)
-            || !recentProvenance.sourceVersion.isIdentical(to: sourceVersion)
-            || !recentProvenance.device.isIdentical(to: deviceText) {
-            let batch = self.batchIndex(for: type)
-            let index = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
-                                                                device: device(deviceText)))
-            recentProvenance = RecentProvenance(typeIdentifier: type.identifier, sourceName: sourceName,
-                                                sourceVersion: sourceVersion, device: deviceText, batch: batch, index: index)
+        func isRecorded(_ provenance: RecentProvenance) -> Bool {
+            provenance.batch >= 0 && provenance.typeIdentifier.isIdentical(to: type.identifier)
+                && provenance.sourceName.isIdentical(to: sourceName) && provenance.sourceVersion.isIdentical(to: sourceVersion)
+                && provenance.device.isIdentical(to: deviceText)
+        }
+        if !isRecorded(recentProvenance) {
+            if isRecorded(earlierProvenance) {
+                swap(&recentProvenance, &earlierProvenance)
+            } else {
+                let batch = self.batchIndex(for: type)
+                let index = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
+                                                                    device: device(deviceText)))
+                earlierProvenance = recentProvenance
+                recentProvenance = RecentProvenance(typeIdentifier: type.identifier, sourceName: sourceName,
+                                                    sourceVersion: sourceVersion, device: deviceText, batch: batch, index: index)
+            }
         }
         appendToRecentBatch(line: line, start: start, end: end, value: canonical, uuid: uuid, creation: creation,
                             metadata: metadata)
@@ -366,7 +376,7 @@ struct SampleCollector {
             summary.unknownCategoryValues[type.shortIdentifier + " " + valueName, default: 0] += 1
         }
         guard !dryRun else { return }
-        recentProvenance.batch = -1
+        forgetRecentProvenances()
         let batch = batchIndex(for: .series(type.identifier))
         do {
             // Without a UUID in the record, the row's identity is derived (How Cadence computes: Identity).
@@ -396,7 +406,7 @@ struct SampleCollector {
         else { return }
         var metadata = Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         metadata[KindAttributes.correlationMembers] = KindAttributes.members(members)
-        recentProvenance.batch = -1
+        forgetRecentProvenances()
         let batch = batchIndex(for: .series(type.identifier))
         let provenance = batches[batch].addProvenance(Provenance(source: Source(name: record.sourceName),
                                                                  sourceVersion: record.sourceVersion,
@@ -431,14 +441,28 @@ struct SampleCollector {
 
     /// The record's dates when it repeats the type, unit and provenance of the record before and
     /// has no UUID or metadata; nil otherwise.
-    private func repeatedDates(_ fields: some RecordFields) -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
+    /// The record before's provenance is also taken when it is ``earlierProvenance``'s, which then becomes the recent one.
+    private mutating func repeatedDates(_ fields: some RecordFields) -> (start: Timestamp, end: Timestamp, creation: Timestamp?)? {
         guard isRecentProvenanceOfKnownType, !fields.hasExtras,
-              fields.attribute(.type, equals: recentType.identifier), fields.attribute(.unit, equals: recentType.unitText),
-              fields.attribute(.sourceName, equals: recentProvenance.sourceName),
-              fields.attribute(.sourceVersion, equals: recentProvenance.sourceVersion),
-              fields.attribute(.device, equals: recentProvenance.device)
+              fields.attribute(.type, equals: recentType.identifier), fields.attribute(.unit, equals: recentType.unitText)
         else { return nil }
+        func isRecorded(_ provenance: RecentProvenance) -> Bool {
+            fields.attribute(.sourceName, equals: provenance.sourceName)
+                && fields.attribute(.sourceVersion, equals: provenance.sourceVersion)
+                && fields.attribute(.device, equals: provenance.device)
+        }
+        if !isRecorded(recentProvenance) {
+            guard earlierProvenance.batch >= 0, earlierProvenance.typeIdentifier.isIdentical(to: recentType.typeIdentifier),
+                  isRecorded(earlierProvenance) else { return nil }
+            swap(&recentProvenance, &earlierProvenance)
+        }
         return fields.timestamps()
+    }
+
+    /// Forgets where the recent provenances' records went, so the next record takes the general path.
+    private mutating func forgetRecentProvenances() {
+        recentProvenance.batch = -1
+        earlierProvenance.batch = -1
     }
 
     /// Whether the last record stored is of a type Cadence knows, so that a record repeating its

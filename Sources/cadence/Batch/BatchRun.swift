@@ -40,12 +40,22 @@ struct BatchRun {
         var wroteHeader = false
     }
 
+    /// Every user's rows as one Arrow stream, in user order: reports are gathered in order and
+    /// written in record batches of many users.
+    private struct OrderedArrow {
+        var stream = ArrowStatisticsStream()
+        /// Reports finished out of order (`nil` when the user failed), by user index.
+        var waiting: [Int: StatisticsReport?] = [:]
+        var nextToWrite = 0
+    }
+
     /// Writes every user's rows to standard output, in user order.
     ///
     /// - Returns: The users that failed.
     func streaming() throws -> [Failure] {
+        if command.format == .arrow { return try streamingArrow() }
         let ordered = Mutex(OrderedOutput())
-        let failures = try runWorkers(skipping: { _ in false }) { index, rows in
+        let failures = try runWorkers(skipping: { _ in false }, render: { command.userRows.rendered($0, user: $1) }) { index, rows in
             ordered.withLock { state in
                 if let rows, !state.wroteHeader {
                     state.output.write(rows.header)
@@ -62,12 +72,31 @@ struct BatchRun {
         return failures
     }
 
+    /// ``streaming()`` as one Arrow stream: the schema of the first report (of an empty one when
+    /// every user failed), the rows in user order.
+    private func streamingArrow() throws -> [Failure] {
+        let ordered = Mutex(OrderedArrow())
+        let failures = try runWorkers(skipping: { _ in false }, render: { report, _ in report }) { index, report in
+            try ordered.withLock { state in
+                state.waiting[index] = .some(report)
+                while let ready = state.waiting.removeValue(forKey: state.nextToWrite) {
+                    if let ready { try state.stream.append(ready, user: users[state.nextToWrite].identifier) }
+                    state.nextToWrite += 1
+                }
+            }
+        }
+        try ordered.withLock { state in
+            try state.stream.finish(emptyReport: { try request.report(in: HealthStore.inMemory()) })
+        }
+        return failures
+    }
+
     /// Commits each user's rows to the parts beside `path`, then joins them into `path` once all are there.
     ///
     /// - Returns: The users that failed (their rows are absent from `path`; the parts are kept).
     func resumable(into path: String) throws -> [Failure] {
         let parts = try BatchParts(output: path, job: command.job)
-        let failures = try runWorkers(skipping: { parts.isCommitted($0.identifier) }) { index, rows in
+        let failures = try runWorkers(skipping: { parts.isCommitted($0.identifier) }, render: { command.userRows.rendered($0, user: $1) }) { index, rows in
             // Every part starts with the header; the join keeps the first part's only.
             if let rows { try parts.commit(rows.header + rows.body, for: users[index].identifier) }
         }
@@ -82,11 +111,12 @@ struct BatchRun {
     ///
     /// - Parameters:
     ///   - skipping: Whether a user was done by an earlier run.
-    ///   - deliver: Called by the worker with each user's index, CSV header (empty for JSON lines)
-    ///     and rows (`nil` when the user failed), before the user counts as completed.
+    ///   - render: Turns a user's report into what `deliver` takes, on the worker.
+    ///   - deliver: Called by the worker with each user's index and rendered report (`nil` when the
+    ///     user failed), before the user counts as completed.
     /// - Returns: The users that failed, in user order.
-    private func runWorkers(skipping: (BatchUser) -> Bool,
-                            deliver: @Sendable (Int, (header: String, body: String)?) throws -> Void) throws -> [Failure] {
+    private func runWorkers<Rows>(skipping: (BatchUser) -> Bool, render: @Sendable (StatisticsReport, BatchUser) -> Rows,
+                                  deliver: @Sendable (Int, Rows?) throws -> Void) throws -> [Failure] {
         let bar = ProgressBar(label: "")
         let pending = users.indices.filter { !skipping(users[$0]) }
         let resumed = users.count - pending.count
@@ -102,14 +132,14 @@ struct BatchRun {
                 }
                 guard let index = taken else { return }
                 let user = users[index]
-                var rows: (header: String, body: String)?
+                var rows: Rows?
                 var failure: Failure?
                 do {
                     let store = try HealthStore.open(at: user.store, options: .readOnly)
                     defer { try? store.close() }
                     // Each worker is one core: its queries aggregate serially, and --jobs says the cores used.
                     let report = try request.report(in: store, parallelism: 1)
-                    rows = (command.userRows.header(of: report), command.userRows.rows(of: report, user: user.identifier))
+                    rows = render(report, user)
                 } catch {
                     failure = Failure(user: user, reason: Self.reason(error, store: user.store))
                 }

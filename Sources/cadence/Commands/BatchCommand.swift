@@ -30,7 +30,9 @@ struct BatchCommand: ParsableCommand {
 
             The query takes the options of cadence stats. The output is one tidy table: the user \
             column, then the columns of cadence stats --format csv (a row per interval, and per source \
-            with separateBySource), as CSV or as JSON lines (--format json, one object per row). \
+            with separateBySource), as CSV, as JSON lines (--format json, one object per row) or as \
+            one Arrow IPC stream (--format arrow, to standard output: statistics as float64 columns, \
+            dates as timestamps in the query's time zone). \
             Parquet is not written: no maintained Parquet writer is available to Swift here; the \
             Spark integration writes Parquet.
 
@@ -57,7 +59,7 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var query: StatisticsQueryOptions
 
-    @Option(help: ArgumentHelp("The output format: csv, json for JSON lines, or arrow (an Arrow IPC stream, with --input).", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format: csv, json for JSON lines, or arrow (an Arrow IPC stream, to standard output).", valueName: "format"))
     var format: OutputFormat = .csv
 
     @Option(help: ArgumentHelp("The file to write, resumably (default: standard output, not resumable).",
@@ -72,8 +74,8 @@ struct BatchCommand: ParsableCommand {
 
     func validate() throws {
         try format.require([.csv, .json, .arrow], in: "batch")
-        if format == .arrow && samples.input == nil {
-            throw ValidationError("--format arrow is written from --input; with --stores and --list use csv or json.")
+        if format == .arrow && output != nil {
+            throw ValidationError("--format arrow streams to standard output; --output (resumable) writes csv or json.")
         }
         guard [stores, list, samples.input].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --stores, --list and --input.")

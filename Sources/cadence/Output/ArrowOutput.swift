@@ -20,26 +20,53 @@ enum ArrowOutput {
     /// microsecond timestamps, a quantity's value as float64 in its canonical unit and a category's
     /// as its value name, one `metadata:KEY` column per key any sample has.
     static func samples(_ samples: [SampleOutput.Printed]) -> ArrowRecordBatch {
-        let keys = Set(samples.flatMap(\.metadata.keys)).sorted()
-        let isQuantity = samples.allSatisfy { $0.unit != nil }
+        let columns = sampleColumns(samples, deleted: [], isQuantity: samples.allSatisfy { $0.unit != nil })
+        return ArrowRecordBatch(schema: ArrowSchema(fields: columns.map(\.field)), count: samples.count, columns: columns)
+    }
+
+    /// A page of `cadence changes`: a `change` column (`added` or `deleted`), then the columns of
+    /// ``samples(_:)``, the added samples' rows before the deleted objects' (which hold only their
+    /// type, UUID and metadata). The page's anchor and whether more follow are the schema's
+    /// metadata `anchor` and `hasMore`, so an empty page still says where to go on from.
+    static func changes(added: [SampleOutput.Printed], deleted: [DeletedObject], type: String, isQuantity: Bool,
+                        anchor: QueryAnchor, hasMore: Bool) -> ArrowRecordBatch {
+        let kinds = Array(repeating: "added" as String?, count: added.count) + Array(repeating: "deleted", count: deleted.count)
+        let columns = [ArrowColumn(name: "change", strings: kinds)]
+            + sampleColumns(added, deleted: deleted.map { ($0, type) }, isQuantity: isQuantity)
+        let schema = ArrowSchema(fields: columns.map(\.field), metadata: ["anchor": anchor.token, "hasMore": hasMore ? "true" : "false"])
+        return ArrowRecordBatch(schema: schema, count: kinds.count, columns: columns)
+    }
+
+    /// The columns of ``samples(_:)`` for `samples`, then for `deleted` objects (of the given type)
+    /// with every other column null.
+    private static func sampleColumns(_ samples: [SampleOutput.Printed], deleted: [(object: DeletedObject, type: String)],
+                                      isQuantity: Bool) -> [ArrowColumn] {
+        let keys = Set(samples.flatMap(\.metadata.keys) + deleted.flatMap(\.object.metadata.keys)).sorted()
+        let absent = [String?](repeating: nil, count: deleted.count)
+        func strings(_ name: String, _ text: (SampleOutput.Printed) -> String?) -> ArrowColumn {
+            ArrowColumn(name: name, strings: samples.map(text) + absent)
+        }
         func timestamps(_ name: String, _ date: (SampleOutput.Printed) -> Date?) -> ArrowColumn {
-            ArrowColumn(name: name, timestamps: samples.map { date($0)?.timestamp }, zone: "UTC")
+            ArrowColumn(name: name, timestamps: samples.map { date($0)?.timestamp } + absent.map { _ in nil }, zone: "UTC")
         }
         var columns = [
-            ArrowColumn(name: "type", strings: samples.map(\.typeIdentifier)),
-            ArrowColumn(name: "sourceName", strings: samples.map(\.source.name)),
-            ArrowColumn(name: "unit", strings: samples.map(\.unit)),
+            ArrowColumn(name: "type", strings: samples.map(\.typeIdentifier) + deleted.map(\.type)),
+            strings("sourceName", \.source.name),
+            strings("unit", \.unit),
             timestamps("startDate", \.startDate),
             timestamps("endDate", \.endDate),
-            isQuantity ? ArrowColumn(name: "value", doubles: samples.map { if case .number(let value) = $0.value { value } else { nil } })
-                       : ArrowColumn(name: "value", strings: samples.map(\.valueText)),
-            ArrowColumn(name: "uuid", strings: samples.map(\.uuid.uuidString)),
-            ArrowColumn(name: "sourceVersion", strings: samples.map(\.sourceVersion)),
-            ArrowColumn(name: "device", strings: samples.map { $0.device?.descriptionString }),
+            isQuantity ? ArrowColumn(name: "value", doubles: samples.map { if case .number(let value) = $0.value { value } else { nil } }
+                                        + absent.map { _ in nil })
+                       : strings("value", \.valueText),
+            ArrowColumn(name: "uuid", strings: samples.map(\.uuid.uuidString) + deleted.map(\.object.uuid.uuidString)),
+            strings("sourceVersion", \.sourceVersion),
+            strings("device") { $0.device?.descriptionString },
             timestamps("creationDate", \.creationDate),
         ]
-        columns += keys.map { key in ArrowColumn(name: "metadata:" + key, strings: samples.map { $0.metadata[key] }) }
-        return ArrowRecordBatch(schema: ArrowSchema(fields: columns.map(\.field)), count: samples.count, columns: columns)
+        columns += keys.map { key in
+            ArrowColumn(name: "metadata:" + key, strings: samples.map { $0.metadata[key] } + deleted.map { $0.object.metadata[key] })
+        }
+        return columns
     }
 }
 

@@ -113,9 +113,8 @@ enum ArrowSampleListing {
         value.reserveCapacity(count)
         creation.reserveCapacity(count)
         var creationValid = [Bool](repeating: true, count: count)
-        var uuids = ArrowStrings()
-        uuids.bytes.reserveCapacity(36 * count)
-        uuids.offsets.reserveCapacity(count + 1)
+        // Every UUID's text is 36 bytes: the column's bytes are made once and filled in place.
+        var uuidText = [UInt8](repeating: 0, count: 36 * count)
         var metadata = keys.map { _ in [String?]() }
         // A portion's columns are taken once for its run of rows, not copied (and retained) per row.
         var portion = Int32(-1)
@@ -135,18 +134,23 @@ enum ArrowSampleListing {
             let created = columns.creation(at: at)
             creation.append(created ?? 0)
             if created == nil { creationValid[index - range.lowerBound] = false }
-            appendText(of: listing.uuid(of: columns, row: row), to: &uuids)
+            let uuid = listing.uuid(of: columns, row: row)
+            let offset = 36 * (index - range.lowerBound)
+            uuidText.withUnsafeMutableBufferPointer { spell(uuid, into: UnsafeMutableBufferPointer(rebasing: $0[offset...])) }
             guard !keys.isEmpty else { continue }
             let rowMetadata = columns.metadata(at: at)
             for (column, key) in keys.enumerated() { metadata[column].append(rowMetadata[key]) }
         }
+        var uuids = ArrowStrings()
+        uuids.offsets = Array(stride(from: 0, through: 36 * count, by: 36))
+        uuids.bytes = uuidText
         func indexed(_ dictionary: Int, _ indices: [Int]) -> ArrowColumn {
             ArrowColumn(field: schema.fields[[0, 1, 2, 7, 8][dictionary]], count: count, validity: nil,
                         values: .dictionary(indices: indices, dictionary: dictionaries[dictionary]))
         }
         let zeros = [Int](repeating: 0, count: count)
         let timestamp = ArrowType.timestamp(.microsecond, zone: "UTC")
-        var columns = [
+        var output = [
             indexed(0, zeros), indexed(1, provenance), indexed(2, zeros),
             ArrowColumn(field: ArrowField(name: "startDate", type: timestamp), count: count, validity: nil, values: .integers(start)),
             ArrowColumn(field: ArrowField(name: "endDate", type: timestamp), count: count, validity: nil, values: .integers(end)),
@@ -156,32 +160,32 @@ enum ArrowSampleListing {
             ArrowColumn(field: ArrowField(name: "creationDate", type: timestamp), count: count,
                         validity: creationValid.allSatisfy { $0 } ? nil : creationValid, values: .integers(creation)),
         ]
-        columns += zip(keys, metadata).map { key, values in ArrowColumn(name: "metadata:" + key, strings: values) }
-        return ArrowRecordBatch(schema: schema, count: count, columns: columns)
+        output += zip(keys, metadata).map { key, values in ArrowColumn(name: "metadata:" + key, strings: values) }
+        return ArrowRecordBatch(schema: schema, count: count, columns: output)
     }
 
-    /// Appends `uuid` as `UUID.uuidString` spells it (upper-case hexadecimal, 8-4-4-4-12), without a string made.
-    private static func appendText(of uuid: UUID, to strings: inout ArrowStrings) {
-        let digits: StaticString = "0123456789ABCDEF"
-        var text: (UInt64, UInt64, UInt64, UInt64, UInt32) = (0, 0, 0, 0, 0)
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            withUnsafeMutableBytes(of: &text) { out in
-                digits.withUTF8Buffer { hex in
-                    var at = 0
-                    for (index, byte) in bytes.enumerated() {
-                        if index == 4 || index == 6 || index == 8 || index == 10 {
-                            out[at] = UInt8(ascii: "-")
-                            at += 1
-                        }
-                        out[at] = hex[Int(byte >> 4)]
-                        out[at + 1] = hex[Int(byte & 0x0F)]
-                        at += 2
+    /// Each byte's two upper-case hexadecimal digits, the first in the low byte.
+    private static let hexPairs: [UInt16] = (0...255).map { byte in
+        let digits = Array("0123456789ABCDEF".utf8)
+        return UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0x0F]) << 8
+    }
+
+    /// Writes `uuid` as `UUID.uuidString` spells it (upper-case hexadecimal, 8-4-4-4-12) into the
+    /// first 36 bytes of `text`, a pair of digits a byte, without a string made.
+    private static func spell(_ uuid: UUID, into text: UnsafeMutableBufferPointer<UInt8>) {
+        hexPairs.withUnsafeBufferPointer { pairs in
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                let out = UnsafeMutableRawBufferPointer(text)
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
                     }
+                    out.storeBytes(of: pairs[Int(bytes[index])].littleEndian, toByteOffset: at, as: UInt16.self)
+                    at += 2
                 }
-                // The 36 characters go in at once.
-                strings.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
             }
         }
-        strings.offsets.append(strings.bytes.count)
     }
 }

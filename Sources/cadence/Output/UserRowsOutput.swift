@@ -23,6 +23,11 @@ struct UserRowsOutput {
         }
     }
 
+    /// The CSV header (empty for JSON lines) and the rows of one user's report.
+    func rendered(_ report: StatisticsReport, user: BatchUser) -> (header: String, body: String) {
+        (header(of: report), rows(of: report, user: user.identifier))
+    }
+
     /// The CSV header line for `report`'s rows; empty for JSON lines.
     func header(of report: StatisticsReport) -> String {
         format == .json ? "" : report.csvHeader(leadingColumns: ["user"])
