@@ -81,8 +81,9 @@ seed() {
             { printf "\\x$selector"; cat "$fixture"; } > "$corpus_root/arrow/seed-$selector-$(basename "$fixture")"
         done
     done
-    # CDA documents (HL7's examples, Tests/Fixtures/documents) for the xml target, read as a CDA
-    # document and imported as a standalone file; FHIR resources for the json target.
+    # CDA documents (test documents of ONC's C-CDA validator, Tests/Fixtures/documents) for the xml
+    # target, read as a CDA document and imported as a standalone file; FHIR resources for the json
+    # target.
     for fixture in "$root"/Tests/Fixtures/documents/cda/*.xml "$root"/Tests/Fixtures/documents/refused/*.xml; do
         { printf '\x00'; cat "$fixture"; } > "$corpus_root/xml/seed-cda-$(basename "$fixture")"
     done

@@ -8,8 +8,8 @@
 import Foundation
 import Testing
 
-/// Documents and clinical records through the command line: `cadence import` of HL7's CDA
-/// examples and the FHIR specification's resources, and `cadence documents` with its name
+/// Documents and clinical records through the command line: `cadence import` of C-CDA documents
+/// written by others and the FHIR specification's resources, and `cadence documents` with its name
 /// predicates, formats and `--xml`.
 @Suite("Documents on the command line")
 struct DocumentsCommandTests {
@@ -18,7 +18,7 @@ struct DocumentsCommandTests {
             .appendingPathComponent("Fixtures/documents/\(path)").path
     }
 
-    static let documents = ["cda/Unstructured_Document_reference.xml", "cda/Diagnostic_Imaging_Report.xml"]
+    static let documents = ["cda/ConsolNoteActivity.xml", "cda/Sample.xml"]
 
     @Test("import counts documents and clinical records; documents lists, selects by name and prints the XML")
     func importAndList() throws {
@@ -35,22 +35,22 @@ struct DocumentsCommandTests {
 
         let listed = try CadenceBinary.succeed(["documents", "--store", store, "--format", "json"]).jsonObject()
         let rows = try #require(listed["documents"] as? [[String: Any]])
-        #expect(rows.map { $0["title"] as? String } == ["Chest X-Ray, PA and LAT View",
-                                                         "Community Health and Hospitals: Discharge Summary (UD)"])
+        #expect(rows.map { $0["title"] as? String } == ["Get Well Clinic: Health Summary",
+                                                         "Continuity of Care Document (C-CDA R2.1)"])
         #expect(rows.allSatisfy { $0["xml"] == nil })
-        let henry = try CadenceBinary.succeed(["documents", "--store", store, "--patient", "Henry L Levin", "--xml",
+        let alice = try CadenceBinary.succeed(["documents", "--store", store, "--patient", "Alice Jones Newman", "--xml",
                                                "--format", "json"]).jsonObject()
-        let selected = try #require(henry["documents"] as? [[String: Any]])
-        #expect(selected.map { $0["custodianName"] as? String } == ["Community Health and Hospitals"])
+        let selected = try #require(alice["documents"] as? [[String: Any]])
+        #expect(selected.map { $0["custodianName"] as? String } == ["Neighborhood Physicians Practice"])
         let xml = try String(contentsOfFile: Self.fixture(Self.documents[0]), encoding: .utf8)
         #expect(selected.first?["xml"] as? String == xml)
-        let csv = try CadenceBinary.succeed(["documents", "--store", store, "--custodian", "Good Health Clinic", "--format", "csv"])
+        let csv = try CadenceBinary.succeed(["documents", "--store", store, "--custodian", "Get Well Clinic", "--format", "csv"])
         #expect(csv.standardOutput.hasPrefix("title,patientName,authorName,custodianName,startDate,endDate,sourceName,uuid\n"))
-        #expect(csv.standardOutput.contains("\"Chest X-Ray, PA and LAT View\",Adam Everyman,Henry Seven,Good Health Clinic,"))
+        #expect(csv.standardOutput.contains("\nGet Well Clinic: Health Summary,Isabella Isa Jones,Henry Seven,Get Well Clinic,"))
         let none = try CadenceBinary.succeed(["documents", "--store", store, "--author", "Nobody", "--format", "json"]).jsonObject()
         #expect((none["documents"] as? [Any])?.isEmpty == true)
-        let table = try CadenceBinary.succeed(["documents", "--store", store, "--from", "2010-01-01"])
-        #expect(table.standardOutput.contains("Henry L Levin") && !table.standardOutput.contains("Adam Everyman"))
+        let table = try CadenceBinary.succeed(["documents", "--store", store, "--from", "2020-01-01"])
+        #expect(table.standardOutput.contains("Alice Jones Newman") && !table.standardOutput.contains("Isabella Isa Jones"))
 
         let vital = try CadenceBinary.succeed(["documents", "--store", store, "--clinical", "vitalSignRecord", "--xml",
                                                "--format", "json"]).jsonObject()
@@ -72,11 +72,11 @@ struct DocumentsCommandTests {
         defer { directory.remove() }
         let broken = directory.path("broken.json")
         try Data("{\"resourceType\": ".utf8).write(to: URL(fileURLWithPath: broken))
-        let result = try CadenceBinary.run(["import", Self.fixture("refused/US_Realm_Header_Example.xml"), broken,
+        let result = try CadenceBinary.run(["import", Self.fixture("refused/SDTCExtensionsTest_without_namespace.xml"), broken,
                                             "--store", directory.path("store")])
         #expect(result.status != 0)
         let output = result.standardOutput + result.standardError
-        #expect(output.contains("US_Realm_Header_Example.xml is refused: its root is <ClinicalDocument> in no namespace"))
+        #expect(output.contains("SDTCExtensionsTest_without_namespace.xml is refused: its root is <ClinicalDocument> in no namespace"))
         #expect(output.contains("broken.json is not valid JSON"))
         let unknown = try CadenceBinary.run(["documents", "--store", directory.path("store"), "--clinical", "x"])
         #expect(unknown.status != 0 && unknown.standardError.contains("Unknown clinical record type x"))

@@ -64,7 +64,7 @@ struct ImportTests {
         let zip = directory.url.appendingPathComponent("export.zip")
         let archive = try Archive(url: zip, accessMode: .create)
         // export_cda.xml is imported too, as one CDA document.
-        let cda = try Data(contentsOf: URL(fileURLWithPath: DocumentsCommandTests.fixture("cda/Diagnostic_Imaging_Report.xml")))
+        let cda = try Data(contentsOf: URL(fileURLWithPath: DocumentsCommandTests.fixture("cda/Sample.xml")))
         for (path, data) in [("apple_health_export/export_cda.xml", cda),
                              ("apple_health_export/export.xml", xml)] {
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
