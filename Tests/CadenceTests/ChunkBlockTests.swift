@@ -71,13 +71,13 @@ struct ChunkBlockTests {
         try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic).bytes
     }
 
-    @Test("A new chunk file is version 5, its groups covering the block summaries in order within the bound, the payload section last")
+    @Test("A new chunk file is of the current version, its groups covering the block summaries in order within the bound, the payload section last")
     func layout() throws {
         let columns = ColumnCodecTests.randomColumns(count: 40_000, seed: 21).sortedByStart()
         let bytes = try Self.encode(columns)
         let file = try ChunkFile(bytes: bytes, path: "chunk")
         let layout = try Layout(bytes)
-        #expect(file.version == 5)
+        #expect(file.version == FormatVersion.current)
         #expect(file.blocks.count > 2 && layout.groups.count > 1)
         #expect(layout.groups.map(\.blocks.lowerBound) == [0] + layout.groups.dropLast().map(\.blocks.upperBound))
         #expect(layout.groups.last?.blocks.upperBound == file.blocks.count)
@@ -257,7 +257,7 @@ struct ChunkBlockTests {
         let chunk = try #require(reader.snapshot().types.values.flatMap(\.chunks).max { $0.summary.count < $1.summary.count })
         var bytes = try memory.readFile(chunk.path)
         let layout = try Layout(bytes)
-        #expect(try chunk.file().version == 5)
+        #expect(try chunk.file().version == FormatVersion.current)
         bytes[layout.groups[0].stored.lowerBound] ^= 0x40
         memory.overwrite(chunk.path, with: bytes)
         let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
@@ -309,7 +309,7 @@ struct ChunkBlockTests {
           arguments: [UInt64(51), 52, 53])
     func statisticsAgreeWithReference(seed: UInt64) throws {
         let (store, reference) = try Self.regularStore(seed: seed)
-        for chunk in store.snapshot().types.values.flatMap(\.chunks) { #expect(try chunk.file().version == 5) }
+        for chunk in store.snapshot().types.values.flatMap(\.chunks) { #expect(try chunk.file().version == FormatVersion.current) }
         var random = TestRandom(seed: seed &* 7)
         let zones = ["UTC", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe"]
         let intervals: [IntervalComponents] = [.minutes(30), .hours(1), .hours(3), .days(1)]

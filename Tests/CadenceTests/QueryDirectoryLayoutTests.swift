@@ -9,8 +9,8 @@ import Foundation
 import Testing
 @testable import Cadence
 
-/// A version 5 chunk file's query block directory is written packed; the first layout, which
-/// version 5 chunk files written before it hold, still reads the same, and damage to the packed
+/// A chunk file's query block directory is written packed (version 6); the first layout, which
+/// version 5 chunk files as first released hold, still reads the same, and damage to the packed
 /// one is found on opening, naming the file.
 @Suite("Query block directory layouts")
 struct QueryDirectoryLayoutTests {

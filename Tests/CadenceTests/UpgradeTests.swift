@@ -153,7 +153,7 @@ struct UpgradeTests {
     func refusesDamage() throws {
         let path = try Self.copyOfVersionFourStore()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        // Moved to version 5 first: that is opening's doing, not the upgrade's.
+        // Moved to the current version first: that is opening's doing, not the upgrade's.
         try HealthStore.open(at: path).close()
         let damaged = try #require(try Self.chunkVersions(path).keys.sorted().last)
         var bytes = try POSIXFileSystem().readFile(path + "/" + damaged)

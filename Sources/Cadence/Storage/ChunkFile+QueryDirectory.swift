@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The two layouts of a version 5 chunk file's query block directory (FORMAT.md, "Query blocks").
+/// The two layouts of a chunk file's query block directory (FORMAT.md, "Query blocks").
 ///
-/// The first (written before the packed one, still read) holds the block count, the group count,
+/// The first (version 5 as first released wrote it; still read) holds the block count, the group count,
 /// per group its stored length, encoded length, checksum and block count, then per block its
 /// encoded length as a varint. The packed one drops what the summary or the other fields already
 /// give — the block count (the summary's) and each group's encoded length (the sum of its

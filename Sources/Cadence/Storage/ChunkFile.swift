@@ -33,19 +33,19 @@ package struct ChunkFile: Sendable {
     let detailRange: Range<Int>
     /// The payload section (version 5 on; see ``payloads()``).
     private let payloadRange: Range<Int>?
-    /// The hour-grain summaries of blocks that hold several hours (an optional version 5
-    /// section; `nil` when the file has none).
+    /// The hour-grain summaries of blocks that hold several hours (an optional section, written
+    /// from version 6 on and read from version 5 on; `nil` when the file has none).
     package let hourSummaries: HourSummaries?
 
     /// Where the query columns are in ``bytes``.
     private enum QueryLayout: Sendable {
         /// Versions 2 to 4: one compressed section holding every block.
         case section(Range<Int>)
-        /// Version 5: runs of consecutive blocks, each run stored as one compression group.
+        /// Version 5 on: runs of consecutive blocks, each run stored as one compression group.
         case groups(QueryGroups)
     }
 
-    /// A version 5 chunk file's query block directory, resolved to positions in the file.
+    /// The query block directory of a chunk file of version 5 on, resolved to positions in the file.
     private struct QueryGroups: Sendable {
         /// The groups in block order.
         var groups: [StoredQueryGroup]
@@ -136,7 +136,7 @@ package struct ChunkFile: Sendable {
         return (writer.bytes, summary)
     }
 
-    /// Writes encoded query blocks as version 5 stores them: a checksummed directory, then each
+    /// Writes encoded query blocks as version 6 stores them: a checksummed directory, then each
     /// group's stored bytes (an LZ4 block of its blocks' encoded bytes, or those bytes themselves
     /// when LZ4 does not make them smaller). The directory is the packed one (see
     /// `ChunkFile+QueryDirectory.swift`); a chunk of no blocks has the first layout's, which is as short.
@@ -385,11 +385,13 @@ package struct ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
-    /// Version 5: a store of this version may hold chunk files laid out as FORMAT.md's version 5
-    /// describes; everything else is as in version 4, whose chunk files are still read. A version 4
-    /// store is moved to version 5 when first opened for writing, so that an older build refuses it
-    /// by its version.
-    package static let current: UInt16 = 5
+    /// Version 6: the manifest names a deletions file per type, and chunk files may hold a packed
+    /// query block directory and hour summaries (FORMAT.md, Version 6). A store of an older
+    /// version is moved to version 6 when first opened for writing, so that an older build
+    /// refuses it by its version rather than misreading it.
+    package static let current: UInt16 = 6
+    /// Version 5 (still read): chunk files laid out as FORMAT.md's version 5 describes, with the
+    /// first query block directory layout; the manifest names one deletions file for every type.
     /// Version 4: each write-ahead log record's header carries a checksum of its own, so a torn
     /// append and a damaged record are told apart (a version 3 log is still replayed); and the
     /// deletion records are in a deletions file the manifest names, appended to by each flush,

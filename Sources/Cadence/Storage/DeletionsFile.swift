@@ -9,9 +9,9 @@
 /// manifest: a store that remembers hundreds of thousands of deletions keeps a small manifest,
 /// and a flush writes only the deletions made since the last one.
 ///
-/// From version 5 on each type has a file of its own, so a save, a delete or an anchored query of
-/// one type reads only that type's records (see ``TypeDeletions``); version 4 kept one file for
-/// every type, read whole when the manifest is.
+/// From version 6 on each type has a file of its own, so a save, a delete or an anchored query of
+/// one type reads only that type's records (see ``TypeDeletions``); versions 4 and 5 kept one file
+/// for every type, read whole when the manifest is.
 ///
 /// The manifest names the file and how many of its bytes (and records) it covers; bytes after
 /// them were appended by a flush that never committed, are not read, and are cut off by the next
@@ -24,7 +24,7 @@ package struct DeletionsFile: Sendable, Equatable {
     package var length: UInt64
     /// The deletion records in those bytes.
     package var count: UInt64
-    /// Version 5: where the records that hide rows still in the type's chunk files start (those
+    /// Version 6: where the records that hide rows still in the type's chunk files start (those
     /// made after the type's last compaction), read when the store is opened; `length` when there
     /// are none. The records before it are read only when the type's deletions are asked for.
     package var hiddenFrom: UInt64
@@ -33,7 +33,7 @@ package struct DeletionsFile: Sendable, Equatable {
     /// The first format version with a deletions file.
     static let firstVersion: UInt16 = 4
     /// The first format version with a deletions file per type.
-    static let perTypeVersion: UInt16 = 5
+    static let perTypeVersion: UInt16 = 6
     /// The bytes before the first record: magic and version.
     static let headerLength = UInt64(magic.count + 2)
 

@@ -25,7 +25,7 @@ package struct HourSummaries: Sendable {
     package static let hour: Int64 = 3_600_000_000
     /// The bytes of one entry.
     static let entrySize = 128
-    /// The tag of the section among a version 5 chunk file's optional trailing sections.
+    /// The tag of the section among the optional trailing sections of a chunk file of version 5 on.
     static let tag: UInt8 = 1
     /// The fewest rows per entry a block must have to get entries: an entry costs 128 bytes, so
     /// a block of few samples an hour (which an hourly query decodes cheaply) would double in size.

@@ -20,7 +20,7 @@ package struct Manifest: Sendable {
         /// The last change when the type was compacted: the samples deleted up to it are no
         /// longer in its chunk files, so their deletions hide nothing.
         package var compactedSequence: Int64 = 0
-        /// The type's retained deletions (version 5: in a file of its own, read on first use).
+        /// The type's retained deletions (version 6: in a file of its own, read on first use).
         package var deletions = TypeDeletions()
         /// The sample sequences of the deletions made after the type's last compaction: rows
         /// still in its chunk files that queries skip. Read when the manifest is.
@@ -168,15 +168,15 @@ package struct Manifest: Sendable {
 
     /// Reads a manifest: from version 3 on, its types' chunk lists are read on first use, from
     /// files in the manifest's directory; of version 2, they are in the manifest and read at once.
-    /// From version 5 on, each type's deletions file is named with the offset of the records that
-    /// hide rows, and only those are read now; in version 4 every type's records are in one
+    /// From version 6 on, each type's deletions file is named with the offset of the records that
+    /// hide rows, and only those are read now; in versions 4 and 5 every type's records are in one
     /// deletions file, and before in the manifest, all read now.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when it fails its checksum or
     ///   is malformed, or when its deletions file is (naming that file);
     ///   ``CadenceError/Code/unsupportedFormatVersion``.
     /// - Complexity: O(*t* + *p* + *h*) for *t* types, *p* provenances and *h* deletions made
-    ///   since their type's last compaction (before version 5: every retained deletion; version 2:
+    ///   since their type's last compaction (before version 6: every retained deletion; version 2:
     ///   plus O(*c*) for *c* chunks).
     /// - Parameter readingHidden: Whether the deletions that hide rows are read (repair reads
     ///   the deletions files itself, to keep what is intact in them).
@@ -260,7 +260,7 @@ package struct Manifest: Sendable {
         if !unfiled.isEmpty { distribute(unfiled) }
     }
 
-    /// Gives each type its records from the single list of a store before version 5, which the
+    /// Gives each type its records from the single list of a store before version 6, which the
     /// next flush writes into a file per type (a record of a type the manifest does not list
     /// could not be asked for, and is not kept).
     private mutating func distribute(_ records: [Tombstone]) {

@@ -22,7 +22,7 @@ package struct TypeDeletions: Sendable {
 
     package init() {}
 
-    /// Records not yet in any file (a store of version 4 or earlier, a repaired file).
+    /// Records not yet in any file (a store of version 5 or earlier, a repaired file).
     init(unfiled records: [Tombstone]) { added = records }
 
     /// The records of `file` in `directory`, read on first use.
