@@ -77,6 +77,16 @@ enum CadenceBinary {
             """))
     }()
 
+    /// Runs `cadence` with `arguments` on a thread of its own and waits for it without blocking
+    /// a thread of Swift's cooperative pool: on a two-core machine that pool has two threads, and
+    /// two tests each blocking one on a command that waits for the test itself (to release a
+    /// store's lock) would leave no thread to release it.
+    static func runInBackground(_ arguments: [String]) async throws -> CommandResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try run(arguments) }) }
+        }
+    }
+
     /// Runs `cadence` with `arguments` and waits for it. `standardInput` is a file to read standard
     /// input from (none by default); with `fileSizeLimit`, no file it writes may grow past that many
     /// 512-byte blocks (`ulimit -f`): a write beyond fails with `EFBIG`, the way a full disk fails

@@ -102,7 +102,7 @@ struct UpgradeCommandTests {
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("pid \(ProcessInfo.processInfo.processIdentifier)"), "\(refused.standardError)")
 
-        let waiting = Task.detached { try CadenceBinary.run(["upgrade", "--store", path, "--wait", "--format", "json"]) }
+        let waiting = Task { try await CadenceBinary.runInBackground(["upgrade", "--store", path, "--wait", "--format", "json"]) }
         // The pause only makes it likely that the command is waiting when the lock is released.
         try await Task.sleep(for: .milliseconds(300))
         try holder.close()

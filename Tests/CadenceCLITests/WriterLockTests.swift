@@ -28,7 +28,7 @@ struct WriterLockTests {
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("pid \(ProcessInfo.processInfo.processIdentifier)"), "\(refused.standardError)")
 
-        let waiting = Task.detached { try CadenceBinary.run(delete + ["--wait"]) }
+        let waiting = Task { try await CadenceBinary.runInBackground(delete + ["--wait"]) }
         // The pause only makes it likely that the command is waiting when the lock is released;
         // the outcome does not depend on it.
         try await Task.sleep(for: .milliseconds(300))
