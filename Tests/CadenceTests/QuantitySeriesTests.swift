@@ -233,4 +233,15 @@ struct QuantitySeriesTests {
         #expect(problems.count == 1 && problems.first?.path == path)
         _ = expectCadenceError(.corruptFile) { _ = try store.execute(SampleQuery(quantityType: .stepCount)) }
     }
+
+    @Test("Listed entries share their owner by reference: an entry is far smaller than a sample, whether asked for or not")
+    func entriesShareTheirOwner() throws {
+        let store = HealthStore.inMemory()
+        let series = try Self.stepSeries()
+        try store.save(series)
+        #expect(MemoryLayout<QuantitySeriesSampleQuery.Entry>.size <= MemoryLayout<QuantitySample>.size / 2)
+        let entries = try store.execute(QuantitySeriesSampleQuery(quantityType: .stepCount, includeSample: true))
+        #expect(entries.count == 10 && entries.allSatisfy { $0.sample == series.sample })
+        #expect(try store.execute(QuantitySeriesSampleQuery(quantityType: .stepCount)).allSatisfy { $0.sample == nil })
+    }
 }
