@@ -97,5 +97,15 @@ struct SeriesCommandTests {
         let samples = try CadenceBinary.succeed(["samples", "--store", path, "--type", "stepCount", "--format", "json"])
             .jsonObject()
         #expect((samples["samples"] as? [[String: Any]])?.map { $0["value"] as? Double } == [91, 20])
+        // Info counts the series sample once under its type, and the owners' series is no type to name.
+        let info = try CadenceBinary.succeed(["info", "--store", path]).standardOutput
+        #expect(info.contains("stepCount: 1 series samples with 2 entries") && !info.contains("seriesOwners"))
+        let types = try CadenceBinary.succeed(["info", "--store", path, "--format", "json"]).jsonObject()["types"] as? [[String: Any]]
+        #expect(types?.map { $0["samples"] as? Int } == [2] && types?.first?["seriesEntries"] as? Int == 2)
+        for command in ["changes", "samples"] {
+            let named = try CadenceBinary.run([command, "--store", path, "--type",
+                                                  "_cadence.seriesOwners.HKQuantityTypeIdentifierStepCount"])
+            #expect(named.status != 0 && named.standardError.contains("Unknown"))
+        }
     }
 }

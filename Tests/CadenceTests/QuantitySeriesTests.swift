@@ -244,4 +244,16 @@ struct QuantitySeriesTests {
         #expect(entries.count == 10 && entries.allSatisfy { $0.sample == series.sample })
         #expect(try store.execute(QuantitySeriesSampleQuery(quantityType: .stepCount)).allSatisfy { $0.sample == nil })
     }
+
+    @Test("Info counts a series sample once under its type, with its entries, and lists no owners' series")
+    func infoFoldsOwners() throws {
+        let store = HealthStore.inMemory()
+        try store.save(try Self.stepSeries())
+        try store.save([try QuantitySample(type: .stepCount, value: 3, start: date("2024-05-02T10:00:00Z"),
+                                           end: date("2024-05-02T10:01:00Z"), source: Source(name: "Phone"))])
+        let info = try store.info()
+        #expect(info.types.map(\.identifier) == [QuantityType.stepCount.identifier])
+        #expect(info.types.first.map { [$0.samples, $0.seriesSamples, $0.seriesEntries] } == [2, 1, 10])
+        #expect(info.types.first?.sources == ["Phone", "Watch"] && info.totalSamples == 2)
+    }
 }

@@ -60,6 +60,8 @@ struct InfoCommand: ParsableCommand {
                     ("kind", .string(type.kind.rawValue)),
                     ("unit", .string(type.unit)),
                     ("samples", .integer(type.samples)),
+                    ("seriesSamples", .integer(type.seriesSamples)),
+                    ("seriesEntries", .integer(type.seriesEntries)),
                     ("sources", .array(type.sources.map { .string($0) })),
                     ("firstStart", date(type.firstStart)),
                     ("lastEnd", date(type.lastEnd)),
@@ -115,6 +117,10 @@ struct InfoCommand: ParsableCommand {
         ])
         var text = "Store \(TerminalText.escaped(info.path)) (\(info.storeIdentifier.uuidString.lowercased()))\n"
         text += table.render()
+        // Series samples count once each in Samples; their entries are said here.
+        for type in info.types where type.seriesSamples > 0 {
+            text += "\(TerminalText.escaped(shortName(of: type))): \(type.seriesSamples) series samples with \(type.seriesEntries) entries\n"
+        }
         text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
         if let outdatedChunks, outdatedChunks > 0 {
