@@ -33,9 +33,11 @@ public struct StoreInfo: Sendable, Codable {
         public var chunks: Int
         /// Bytes of chunk files.
         public var bytesOnDisk: Int
-        /// Samples not yet flushed into chunks (they are in the write-ahead log).
+        /// Rows not yet flushed into chunks (they are in the write-ahead log): samples, and a
+        /// series sample's owner and entries each count once.
         public var unflushedSamples: Int
-        /// Bytes per flushed sample, explicit UUIDs included.
+        /// Bytes per flushed row, explicit UUIDs included: per sample, and per series owner and
+        /// entry.
         public var bytesPerSample: Double?
     }
 

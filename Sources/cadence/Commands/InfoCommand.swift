@@ -42,10 +42,13 @@ struct InfoCommand: ParsableCommand {
                      table: { $0.write(Self.table(info, outdatedChunks: outdated, timeZone: zone)) })
     }
 
-    /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed.
+    /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed:
+    /// weighted as each type's figure is, by the rows its chunks hold (a series entry is one).
     private static func bytesPerSample(_ info: StoreInfo) -> Double? {
-        let flushed = info.types.reduce(0) { $0 + $1.samples - $1.unflushedSamples }
-        return flushed > 0 ? Double(info.totalChunkBytes) / Double(flushed) : nil
+        let flushed = info.types.reduce(0.0) { total, type in
+            total + (type.bytesPerSample.map { Double(type.bytesOnDisk) / $0 } ?? 0)
+        }
+        return flushed > 0 ? Double(info.totalChunkBytes) / flushed.rounded() : nil
     }
 
     static func json(_ info: StoreInfo, outdatedChunks: Int?, timeZone: TimeZone) -> JSONValue {
