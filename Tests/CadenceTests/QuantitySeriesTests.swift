@@ -233,4 +233,27 @@ struct QuantitySeriesTests {
         #expect(problems.count == 1 && problems.first?.path == path)
         _ = expectCadenceError(.corruptFile) { _ = try store.execute(SampleQuery(quantityType: .stepCount)) }
     }
+
+    @Test("Listed entries share their owner by reference: an entry is far smaller than a sample, whether asked for or not")
+    func entriesShareTheirOwner() throws {
+        let store = HealthStore.inMemory()
+        let series = try Self.stepSeries()
+        try store.save(series)
+        #expect(MemoryLayout<QuantitySeriesSampleQuery.Entry>.size <= MemoryLayout<QuantitySample>.size / 2)
+        let entries = try store.execute(QuantitySeriesSampleQuery(quantityType: .stepCount, includeSample: true))
+        #expect(entries.count == 10 && entries.allSatisfy { $0.sample == series.sample })
+        #expect(try store.execute(QuantitySeriesSampleQuery(quantityType: .stepCount)).allSatisfy { $0.sample == nil })
+    }
+
+    @Test("Info counts a series sample once under its type, with its entries, and lists no owners' series")
+    func infoFoldsOwners() throws {
+        let store = HealthStore.inMemory()
+        try store.save(try Self.stepSeries())
+        try store.save([try QuantitySample(type: .stepCount, value: 3, start: date("2024-05-02T10:00:00Z"),
+                                           end: date("2024-05-02T10:01:00Z"), source: Source(name: "Phone"))])
+        let info = try store.info()
+        #expect(info.types.map(\.identifier) == [QuantityType.stepCount.identifier])
+        #expect(info.types.first.map { [$0.samples, $0.seriesSamples, $0.seriesEntries] } == [2, 1, 10])
+        #expect(info.types.first?.sources == ["Phone", "Watch"] && info.totalSamples == 2)
+    }
 }

@@ -11,6 +11,8 @@ import Foundation
 struct CSVImportColumns: RecordAttributeColumns {
     var type: Int, sourceName: Int, unit: Int, startDate: Int, endDate: Int, value: Int
     var uuid: Int?, sourceVersion: Int?, device: Int?, creationDate: Int?
+    /// A series entry's owning sample: its UUID, and its dates when they are not the entries' span.
+    var sample: Int?, sampleStartDate: Int?, sampleEndDate: Int?
     /// Metadata keys (`metadata:KEY` columns) and their columns.
     var metadata: [(String, Int)]
 
@@ -42,6 +44,9 @@ struct CSVImportColumns: RecordAttributeColumns {
         sourceVersion = columns.index(of: "sourceVersion")
         device = columns.index(of: "device")
         creationDate = columns.index(of: "creationDate")
+        sample = columns.index(of: "sample")
+        sampleStartDate = columns.index(of: "sampleStartDate")
+        sampleEndDate = columns.index(of: "sampleEndDate")
         metadata = columns.names.enumerated().compactMap { index, name in
             name.hasExactPrefix("metadata:")
                 ? (String(decoding: name.utf8.dropFirst("metadata:".utf8.count), as: UTF8.self), index) : nil

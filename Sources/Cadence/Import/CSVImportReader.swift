@@ -15,6 +15,8 @@ struct CSVImportReader: SegmentableReader {
     private var columns: CSVImportColumns?
     /// The file named in errors.
     let path: String
+    /// Entries of series samples, kept until the file is read.
+    private var seriesRows = CSVSeriesRows()
 
     static var blockSize: Int { 1 << 20 }
 
@@ -26,19 +28,29 @@ struct CSVImportReader: SegmentableReader {
 
     mutating func feed(_ bytes: UnsafeRawBufferPointer, into collector: inout SampleCollector) throws {
         var columns = self.columns
-        defer { self.columns = columns }
-        try reader.feedFields(bytes) { row in try Self.add(&row, columns: &columns, path: path, to: &collector) }
+        // Moved out and back, so that appending does not copy the rows kept so far.
+        var series = seriesRows
+        seriesRows = CSVSeriesRows()
+        defer { (self.columns, seriesRows) = (columns, series) }
+        try reader.feedFields(bytes) { row in
+            try Self.add(&row, columns: &columns, series: &series, path: path, to: &collector)
+        }
     }
 
     /// Delivers a last row without a line break, then passes the reader's issues (rows it could
     /// not split into fields) to the collector as rejections with their lines.
     mutating func finish(into collector: inout SampleCollector) throws -> CSVReadSummary {
         var columns = self.columns
+        var series = seriesRows
+        seriesRows = CSVSeriesRows()
         defer { self.columns = columns }
         let path = self.path
-        let read = try reader.finishFields { row in try Self.add(&row, columns: &columns, path: path, to: &collector) }
+        let read = try reader.finishFields { row in
+            try Self.add(&row, columns: &columns, series: &series, path: path, to: &collector)
+        }
         // A file without data rows still needs a header, and a sound one.
         if columns == nil { columns = try CSVImportColumns(read.columns, path: path) }
+        if !series.isEmpty { try collector.add(series.series(store: collector.store, summary: &collector.summary)) }
         for issue in read.issues { collector.summary.reject(line: issue.line, issue.reason) }
         // The reader keeps only the first issues; count the rest without reasons.
         collector.summary.rejected += max(0, read.malformedRowCount - read.issues.count)
@@ -48,10 +60,10 @@ struct CSVImportReader: SegmentableReader {
     /// Adds a data row, finding the columns at the first one.
     ///
     /// - Throws: ``CadenceError/Code/malformedInput`` when the header lacks a required column.
-    private static func add(_ row: inout CSVFields, columns: inout CSVImportColumns?, path: String,
-                            to collector: inout SampleCollector) throws {
+    private static func add(_ row: inout CSVFields, columns: inout CSVImportColumns?, series: inout CSVSeriesRows,
+                            path: String, to collector: inout SampleCollector) throws {
         if columns == nil { columns = try CSVImportColumns(row.columns, path: path) }
-        if let columns { collector.add(&row, columns: columns) }
+        if let columns, !series.take(&row, columns: columns) { collector.add(&row, columns: columns) }
     }
 
     // MARK: Segments
@@ -61,6 +73,7 @@ struct CSVImportReader: SegmentableReader {
     func segmentCopy() -> CSVImportReader {
         var copy = self
         copy.reader = reader.segmentCopy()
+        copy.seriesRows = CSVSeriesRows()
         return copy
     }
 
@@ -71,6 +84,7 @@ struct CSVImportReader: SegmentableReader {
     var readCleanly: Bool { reader.summary.malformedRowCount == 0 && reader.summary.issues.isEmpty }
 
     mutating func absorb(_ segment: CSVImportReader) {
+        seriesRows.absorb(segment.seriesRows, lineOffset: reader.line - 1)
         reader.absorb(segment.reader)
         columns = columns ?? segment.columns
     }

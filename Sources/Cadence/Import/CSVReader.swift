@@ -84,7 +84,7 @@ public struct CSVReader {
     private var fieldState = FieldState.fieldStart
     /// The row being read, as bytes.
     private var row = CSVFields()
-    private var line = 1
+    private(set) var line = 1
     private var rowLine = 1
     private var quoteLine = 1
     private var rowBytes = 0

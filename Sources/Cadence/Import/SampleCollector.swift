@@ -130,6 +130,16 @@ struct SampleCollector {
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
     }
 
+    /// Adds the rows of series samples read whole (an owner and its entries), in batches of their own
+    /// so that each entry keeps its place among its owner's.
+    mutating func add(_ series: [QuantitySeriesSample]) throws {
+        guard !dryRun else { return }
+        for batch in try QuantitySeriesStorage.batches(series) {
+            batches.append(batch)
+            pending += batch.count
+        }
+    }
+
     /// Hands over the collected batches and starts new ones.
     mutating func takeBatches() -> [QuantitySampleBatch] {
         defer {

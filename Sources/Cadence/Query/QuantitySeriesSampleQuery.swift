@@ -29,7 +29,30 @@ public struct QuantitySeriesSampleQuery: Sendable {
         /// The entry's interval.
         public var dateInterval: DateInterval
         /// The owning sample, when the query asked for it (``QuantitySeriesSampleQuery/includeSample``).
-        public var sample: QuantitySample?
+        public var sample: QuantitySample? {
+            get { owner?.sample }
+            set { owner = newValue.map(Owner.init) }
+        }
+        /// The owning sample, shared by reference by all its entries: a sample held inline would
+        /// make every entry as large as a sample, listed or not.
+        private var owner: Owner?
+
+        init(quantity: Quantity, dateInterval: DateInterval, owner: Owner?) {
+            self.quantity = quantity
+            self.dateInterval = dateInterval
+            self.owner = owner
+        }
+    }
+
+    /// An owning sample, held once for all its entries.
+    final class Owner: Hashable, Sendable {
+        let sample: QuantitySample
+
+        init(_ sample: QuantitySample) { self.sample = sample }
+
+        static func == (left: Owner, right: Owner) -> Bool { left === right || left.sample == right.sample }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(sample) }
     }
 
     /// The type listed.
@@ -91,9 +114,10 @@ extension HealthStore {
                 let starts = listed.map(\.dateInterval.start)
                 order.sort { (starts[$0], $0) < (starts[$1], $1) }
             }
+            let boxes = query.includeSample ? owners.map(QuantitySeriesSampleQuery.Owner.init) : []
             return order.map {
                 QuantitySeriesSampleQuery.Entry(quantity: listed[$0].quantity, dateInterval: listed[$0].dateInterval,
-                                                sample: query.includeSample ? owners[ownerIndex[$0]] : nil)
+                                                owner: boxes.isEmpty ? nil : boxes[ownerIndex[$0]])
             }
         }
     }

@@ -111,4 +111,16 @@ package enum QuantitySeriesStorage {
         }
         return sample
     }
+
+    /// The entries of the series samples an owner series holds, from each owner's ``valuesKey``.
+    ///
+    /// - Complexity: O(*n*) for its *n* owners, whose chunks are decoded.
+    package static func entryCount(of owners: TypeSnapshot, provenances: [Provenance]) throws -> Int {
+        var count = 0
+        try owners.forEachSelectedRow(ScanPlan(listing: .all, of: owners, provenances: provenances)) { columns, row in
+            let fields = columns.metadata(at: row)[valuesKey]?.split(separator: " ")
+            count += fields?.first.flatMap { Int($0) } ?? 1
+        }
+        return count
+    }
 }

@@ -17,8 +17,13 @@ public struct StoreInfo: Sendable, Codable {
         public var kind: SampleKind
         /// The canonical unit of a quantity type; `nil` for the other kinds, which have none.
         public var unit: String?
-        /// Samples present (deleted ones excluded).
+        /// Samples present (deleted ones excluded), as a sample query lists them: a series sample
+        /// counts once, whatever its number of entries.
         public var samples: Int
+        /// Series samples among ``samples`` (<doc:HowCadenceComputes#Quantity-series>).
+        public var seriesSamples: Int
+        /// The entries of those series samples.
+        public var seriesEntries: Int
         /// Distinct sources.
         public var sources: [String]
         /// The earliest start and latest end.
@@ -28,9 +33,11 @@ public struct StoreInfo: Sendable, Codable {
         public var chunks: Int
         /// Bytes of chunk files.
         public var bytesOnDisk: Int
-        /// Samples not yet flushed into chunks (they are in the write-ahead log).
+        /// Rows not yet flushed into chunks (they are in the write-ahead log): samples, and a
+        /// series sample's owner and entries each count once.
         public var unflushedSamples: Int
-        /// Bytes per flushed sample, explicit UUIDs included.
+        /// Bytes per flushed row, explicit UUIDs included: per sample, and per series owner and
+        /// entry.
         public var bytesPerSample: Double?
     }
 
@@ -57,26 +64,38 @@ public struct StoreInfo: Sendable, Codable {
 
 extension HealthStore {
     /// Figures about the store, from the manifest's outline of each type's chunks (no chunk list
-    /// is read, no chunk decompressed).
+    /// is read, no chunk decompressed but those of series owners, whose entry counts they hold).
+    /// A quantity type's series owners count under the type, as its series samples, their
+    /// entries not as samples; the owners' chunks and bytes are the type's.
     ///
-    /// - Complexity: O(*t*) for *t* types, plus the unflushed batches.
+    /// - Complexity: O(*t*) for *t* types, plus the unflushed batches and the series owners.
     public func info() throws -> StoreInfo {
         let snapshot = snapshot()
         var types: [StoreInfo.TypeInfo] = []
-        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key }) {
-            let summaries = type.outlineSummaries
+        for (identifier, type) in snapshot.types.sorted(by: { $0.key < $1.key })
+        where !QuantitySeriesStorage.isOwnerSeries(identifier) {
+            var parts = [type]
+            var series = (samples: 0, entries: 0)
+            if type.type.kind == .quantity, let owners = snapshot.types[QuantitySeriesStorage.ownerSeries(of: type.type).identifier] {
+                parts.append(owners)
+                series = (owners.sampleCount, try QuantitySeriesStorage.entryCount(of: owners, provenances: snapshot.provenances))
+            }
+            let summaries = parts.flatMap(\.outlineSummaries)
             let names = Set(summaries.flatMap(\.provenances).compactMap {
                 Int($0) < snapshot.provenances.count ? snapshot.provenances[Int($0)].source.name : nil
             })
-            let flushed = type.flushed.outline.summary.count
-            let bytes = type.flushed.outline.byteCount
+            let flushed = parts.reduce(0) { $0 + $1.flushed.outline.summary.count }
+            let bytes = parts.reduce(0) { $0 + $1.flushed.outline.byteCount }
             let first = summaries.filter { $0.count > 0 }.map(\.minimumStart).min()
             let last = summaries.filter { $0.count > 0 }.map(\.maximumEnd).max()
             types.append(StoreInfo.TypeInfo(
                 identifier: identifier, kind: type.type.kind,
-                unit: type.type.kind == .quantity ? type.type.canonicalUnit.unitString : nil, samples: type.sampleCount,
+                unit: type.type.kind == .quantity ? type.type.canonicalUnit.unitString : nil,
+                samples: type.sampleCount - series.entries + series.samples, seriesSamples: series.samples,
+                seriesEntries: series.entries,
                 sources: names.sorted(), firstStart: first.map { Date(timestamp: $0) }, lastEnd: last.map { Date(timestamp: $0) },
-                chunks: type.flushed.outline.chunkCount, bytesOnDisk: bytes, unflushedSamples: type.headCount,
+                chunks: parts.reduce(0) { $0 + $1.flushed.outline.chunkCount }, bytesOnDisk: bytes,
+                unflushedSamples: parts.reduce(0) { $0 + $1.headCount },
                 bytesPerSample: flushed > 0 ? Double(bytes) / Double(flushed) : nil))
         }
         var metadataBytes = 0

@@ -31,7 +31,10 @@ struct ImportCommand: ParsableCommand {
             imported, and the summary counts it per kind with the line where reading stopped. When \
             no file stored anything, a store folder the import created is removed again. CSV \
             columns: type,sourceName,unit,startDate,endDate,value required; \
-            uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata. Samples \
+            uuid,sourceVersion,device,creationDate optional; metadata:KEY for metadata; rows \
+            naming the same sample UUID (and type) in a sample column are the entries of one series \
+            sample, whose dates are sampleStartDate,sampleEndDate or else the entries' span (as \
+            cadence series --format csv writes them). Samples \
             deleted from the store (cadence delete) stay deleted when a file holding them is \
             imported again, unless --restore-deleted is given.
 

@@ -42,10 +42,13 @@ struct InfoCommand: ParsableCommand {
                      table: { $0.write(Self.table(info, outdatedChunks: outdated, timeZone: zone)) })
     }
 
-    /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed.
+    /// Bytes per sample over the whole store (flushed samples only), or `nil` with none flushed:
+    /// weighted as each type's figure is, by the rows its chunks hold (a series entry is one).
     private static func bytesPerSample(_ info: StoreInfo) -> Double? {
-        let flushed = info.types.reduce(0) { $0 + $1.samples - $1.unflushedSamples }
-        return flushed > 0 ? Double(info.totalChunkBytes) / Double(flushed) : nil
+        let flushed = info.types.reduce(0.0) { total, type in
+            total + (type.bytesPerSample.map { Double(type.bytesOnDisk) / $0 } ?? 0)
+        }
+        return flushed > 0 ? Double(info.totalChunkBytes) / flushed.rounded() : nil
     }
 
     static func json(_ info: StoreInfo, outdatedChunks: Int?, timeZone: TimeZone) -> JSONValue {
@@ -60,6 +63,8 @@ struct InfoCommand: ParsableCommand {
                     ("kind", .string(type.kind.rawValue)),
                     ("unit", .string(type.unit)),
                     ("samples", .integer(type.samples)),
+                    ("seriesSamples", .integer(type.seriesSamples)),
+                    ("seriesEntries", .integer(type.seriesEntries)),
                     ("sources", .array(type.sources.map { .string($0) })),
                     ("firstStart", date(type.firstStart)),
                     ("lastEnd", date(type.lastEnd)),
@@ -115,6 +120,10 @@ struct InfoCommand: ParsableCommand {
         ])
         var text = "Store \(TerminalText.escaped(info.path)) (\(info.storeIdentifier.uuidString.lowercased()))\n"
         text += table.render()
+        // Series samples count once each in Samples; their entries are said here.
+        for type in info.types where type.seriesSamples > 0 {
+            text += "\(TerminalText.escaped(shortName(of: type))): \(type.seriesSamples) series samples with \(type.seriesEntries) entries\n"
+        }
         text += "Manifest and log: \(ByteCountText.format(info.metadataBytes)); "
         text += "deleted objects retained: \(info.deletedObjects); last change: \(info.lastSequence)\n"
         if let outdatedChunks, outdatedChunks > 0 {

@@ -27,8 +27,8 @@ struct SamplesCommand: ParsableCommand {
             themselves are imported from an Apple Health export); JSON lists each correlation with \
             its members under "objects". Workouts (--type workout) print as cadence workouts \
             prints them. A quantity series sample is listed as its one owning sample (its value \
-            the entries' sum or average), which re-imports as a plain sample: cadence series lists \
-            its entries.
+            the entries' sum or average), which re-imports as a plain sample: cadence series \
+            --format csv lists its entries in a form that re-imports as the same series.
             """)
 
     @OptionGroup var storeOptions: StoreOptions

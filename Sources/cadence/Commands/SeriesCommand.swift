@@ -21,8 +21,11 @@ struct SeriesCommand: ParsableCommand {
             The range and source options select samples, as cadence samples does; every entry of \
             each selected sample is listed, ascending by entry start, or sample by sample with \
             --by-sample. CSV has the columns type,sourceName,unit,startDate,endDate,value,sample,\
-            sampleCount: each entry's own dates and value (in the type's canonical unit) and its \
-            sample's UUID and entry count.
+            sampleCount,uuid,sourceVersion,device,creationDate,sampleStartDate,sampleEndDate and \
+            metadata:KEY: each entry's own dates and value (in the type's canonical unit), its \
+            sample's entry count, provenance and metadata, and for a series sample's entry the \
+            sample's UUID (sample) and dates; an ordinary sample's row has its UUID under uuid. \
+            cadence import reads it back into the same samples and entries.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -38,6 +41,13 @@ struct SeriesCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The output format: table, csv or json.", valueName: "format"))
     var format: OutputFormat = .table
+
+    /// Whether `entry` is one of a series sample's, rather than an ordinary sample listed as its own
+    /// entry; a one-entry series equal to its entry re-imports as an ordinary sample, which lists alike.
+    static func isSeries(_ sample: QuantitySample, entry: QuantitySeriesSampleQuery.Entry) -> Bool {
+        sample.count > 1 || sample.seriesValues != nil || sample.dateInterval != entry.dateInterval
+            || sample.quantity != entry.quantity
+    }
 
     func run() throws {
         let store = try storeOptions.openForReading()
@@ -55,15 +65,26 @@ struct SeriesCommand: ParsableCommand {
         let zone = resolved.timeZone
         switch format {
         case .csv, .arrow:
-            output.write(CSVOutput.line(["type", "sourceName", "unit", "startDate", "endDate", "value", "sample", "sampleCount"]))
+            // The import CSV's columns: a series entry names its sample in `sample` and repeats the
+            // sample's provenance, dates and metadata, so that the output re-imports as the same series.
+            let keys = Set(entries.flatMap { $0.sample?.metadata.keys.map(ExactString.init) ?? [] }).map(\.string).sorted()
+            output.write(CSVOutput.line(["type", "sourceName", "unit", "startDate", "endDate", "value", "sample", "sampleCount",
+                                         "uuid", "sourceVersion", "device", "creationDate", "sampleStartDate",
+                                         "sampleEndDate"] + keys.map { "metadata:" + $0 }))
             for entry in entries {
+                let sample = entry.sample
+                let isSeries = sample.map { Self.isSeries($0, entry: entry) } ?? false
+                let dates = isSeries ? [sample?.startDate, sample?.endDate] : [nil, nil]
                 output.write(CSVOutput.line([
-                    quantityType.identifier, entry.sample?.source.name ?? "", unit,
+                    quantityType.identifier, sample?.source.name ?? "", unit,
                     formatRFC3339(entry.dateInterval.start.timestamp, timeZone: zone),
                     formatRFC3339(entry.dateInterval.end.timestamp, timeZone: zone),
-                    JSONValue.numberText(entry.quantity.value), entry.sample?.uuid.uuidString ?? "",
-                    entry.sample.map { String($0.count) } ?? "",
-                ]))
+                    JSONValue.numberText(entry.quantity.value), isSeries ? sample?.uuid.uuidString ?? "" : "",
+                    sample.map { String($0.count) } ?? "", isSeries ? "" : sample?.uuid.uuidString ?? "",
+                    sample?.sourceVersion ?? "", sample?.device?.descriptionString ?? "",
+                    sample?.creationDate.map { formatRFC3339($0.timestamp, timeZone: zone) } ?? "",
+                ] + dates.map { $0.map { formatRFC3339($0.timestamp, timeZone: zone) } ?? "" }
+                    + keys.map { sample?.metadata.exactly($0) ?? "" }))
             }
         case .json:
             let document = JSONValue.object([("entries", .array(entries.map { entry in
