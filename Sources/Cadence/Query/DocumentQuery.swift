@@ -117,70 +117,62 @@ extension AnchoredObjectQuery where Sample == ClinicalRecord {
     }
 }
 
+extension SampleReading {
+    /// Samples of the series `identifier` that carry their bytes as a row payload (documents and
+    /// clinical records): `make` builds a sample from a row's parts, and only when `includingData`
+    /// are the bodies of the listed samples read (``StoredPayloads``), then given to `attach`.
+    fileprivate static func carryingPayloads(
+        _ identifier: String, includingData: Bool, uuid: @escaping @Sendable (Sample) -> UUID,
+        make: @escaping @Sendable (StoredSample.RowParts) -> Sample,
+        attach: @escaping @Sendable (inout Sample, Data?) -> Void
+    ) -> SampleReading {
+        let prepare: @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader = { snapshot, stored in
+            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            return { columns, row in
+                StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity).map(make)
+            }
+        }
+        let withData: @Sendable ([Sample], StoreSnapshot) throws -> [Sample] = { samples, snapshot in
+            let bodies = try StoredPayloads.read(samples.map(uuid), of: identifier, snapshot: snapshot)
+            return samples.map { sample in
+                var completed = sample
+                attach(&completed, bodies[uuid(sample)].map { Data($0) })
+                return completed
+            }
+        }
+        return SampleReading(identifier: identifier, validate: { try $0.validate(for: .series(identifier)) },
+                             prepare: prepare, complete: includingData ? withData : nil)
+    }
+}
+
 extension SampleReading where Sample == CDADocumentSample {
     /// CDA documents, their bodies read (``StoredPayloads``) for the listed ones only when `includingData`.
     package static func documents(includingData: Bool) -> SampleReading {
-        let identifier = CDADocumentSample.typeIdentifier
-        return SampleReading(identifier: identifier, validate: { try $0.validate(for: .series(identifier)) },
-                             prepare: { snapshot, stored in
-            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
-            return { columns, row in
-                guard let parts = StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity)
-                else { return nil }
-                let fields = parts.attributes
-                return CDADocumentSample(
-                    uuid: parts.uuid, title: fields[KindAttributes.documentTitle] ?? "",
-                    patientName: fields[KindAttributes.documentPatientName] ?? "",
-                    authorName: fields[KindAttributes.documentAuthorName] ?? "",
-                    custodianName: fields[KindAttributes.documentCustodianName] ?? "", startDate: parts.start,
-                    endDate: parts.end, provenance: parts.provenance, creationDate: parts.creation,
-                    metadata: parts.metadata, documentData: nil)
-            }
-        }, complete: includingData ? withData : nil)
-    }
-
-    /// `documents` with their bytes.
-    private static func withData(_ documents: [CDADocumentSample], snapshot: StoreSnapshot) throws -> [CDADocumentSample] {
-        let bodies = try StoredPayloads.read(documents.map(\.uuid), of: CDADocumentSample.typeIdentifier, snapshot: snapshot)
-        return documents.map { document in
-            var completed = document
-            completed.documentData = bodies[document.uuid].map { Data($0) }
-            return completed
-        }
+        carryingPayloads(CDADocumentSample.typeIdentifier, includingData: includingData, uuid: { $0.uuid }, make: { parts in
+            let fields = parts.attributes
+            return CDADocumentSample(
+                uuid: parts.uuid, title: fields[KindAttributes.documentTitle] ?? "",
+                patientName: fields[KindAttributes.documentPatientName] ?? "",
+                authorName: fields[KindAttributes.documentAuthorName] ?? "",
+                custodianName: fields[KindAttributes.documentCustodianName] ?? "", startDate: parts.start,
+                endDate: parts.end, provenance: parts.provenance, creationDate: parts.creation,
+                metadata: parts.metadata, documentData: nil)
+        }, attach: { $0.documentData = $1 })
     }
 }
 
 extension SampleReading where Sample == ClinicalRecord {
     /// Clinical records of `type`, their JSON read for the listed ones only when `includingData`.
     package static func clinicalRecords(_ type: ClinicalType, includingData: Bool) -> SampleReading {
-        let identifier = type.identifier
-        return SampleReading(identifier: identifier, validate: { try $0.validate(for: .series(identifier)) },
-                             prepare: { snapshot, stored in
-            let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
-            return { columns, row in
-                guard let parts = StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity)
-                else { return nil }
-                let fields = parts.attributes
-                let resourceType = fields[KindAttributes.clinicalResourceType] ?? ""
-                return ClinicalRecord(
-                    uuid: parts.uuid, clinicalType: type, displayName: fields[KindAttributes.clinicalDisplayName] ?? resourceType,
-                    resourceType: resourceType, identifier: fields[KindAttributes.clinicalIdentifier] ?? "",
-                    version: fields[KindAttributes.clinicalVersion], startDate: parts.start, endDate: parts.end,
-                    source: parts.provenance.source, metadata: parts.metadata, resourceData: nil)
-            }
-        }, complete: includingData ? withData(of: identifier) : nil)
-    }
-
-    /// Gives records of the series `identifier` their JSON.
-    private static func withData(of identifier: String) -> @Sendable ([ClinicalRecord], StoreSnapshot) throws -> [ClinicalRecord] {
-        { records, snapshot in
-            let bodies = try StoredPayloads.read(records.map(\.uuid), of: identifier, snapshot: snapshot)
-            return records.map { record in
-                var completed = record
-                completed.resourceData = bodies[record.uuid].map { Data($0) }
-                return completed
-            }
-        }
+        carryingPayloads(type.identifier, includingData: includingData, uuid: { $0.uuid }, make: { parts in
+            let fields = parts.attributes
+            let resourceType = fields[KindAttributes.clinicalResourceType] ?? ""
+            return ClinicalRecord(
+                uuid: parts.uuid, clinicalType: type, displayName: fields[KindAttributes.clinicalDisplayName] ?? resourceType,
+                resourceType: resourceType, identifier: fields[KindAttributes.clinicalIdentifier] ?? "",
+                version: fields[KindAttributes.clinicalVersion], startDate: parts.start, endDate: parts.end,
+                source: parts.provenance.source, metadata: parts.metadata, resourceData: nil)
+        }, attach: { $0.resourceData = $1 })
     }
 }
 

@@ -82,11 +82,10 @@ extension QuantitySampleBatch {
         metadata[KindAttributes.documentPatientName] = document.patientName
         metadata[KindAttributes.documentAuthorName] = document.authorName
         metadata[KindAttributes.documentCustodianName] = document.custodianName
-        let index = addProvenance(Provenance(source: document.source, sourceVersion: document.sourceVersion,
-                                             device: document.device))
-        try append(start: document.startDate, end: document.endDate, value: 0, provenanceIndex: index, uuid: document.uuid,
-                   creationDate: document.creationDate, metadata: metadata)
-        setLastRowPayload([UInt8](data))
+        try appendCarrying(data, start: document.startDate, end: document.endDate, uuid: document.uuid,
+                           provenance: Provenance(source: document.source, sourceVersion: document.sourceVersion,
+                                                  device: document.device),
+                           creationDate: document.creationDate, metadata: metadata)
     }
 
     /// Appends a clinical record to a batch of its type's series, as a document is appended.
@@ -105,9 +104,16 @@ extension QuantitySampleBatch {
         metadata[KindAttributes.clinicalResourceType] = record.resourceType
         metadata[KindAttributes.clinicalIdentifier] = record.identifier
         metadata[KindAttributes.clinicalVersion] = record.version
-        let index = addProvenance(Provenance(source: record.source))
-        try append(start: record.startDate, end: record.endDate, value: 0, provenanceIndex: index, uuid: record.uuid,
-                   metadata: metadata)
+        try appendCarrying(data, start: record.startDate, end: record.endDate, uuid: record.uuid,
+                           provenance: Provenance(source: record.source), creationDate: nil, metadata: metadata)
+    }
+
+    /// Appends a row whose value is 0 and whose payload is `data`: how documents and clinical
+    /// records are stored.
+    private mutating func appendCarrying(_ data: Data, start: Date, end: Date, uuid: UUID, provenance: Provenance,
+                                         creationDate: Date?, metadata: [String: String]) throws {
+        try append(start: start, end: end, value: 0, provenanceIndex: addProvenance(provenance), uuid: uuid,
+                   creationDate: creationDate, metadata: metadata)
         setLastRowPayload([UInt8](data))
     }
 }
