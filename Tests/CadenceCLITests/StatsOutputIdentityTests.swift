@@ -9,14 +9,18 @@ import Foundation
 import Testing
 
 /// `stats --format csv` and `--format json` print, byte for byte, what the formatter before
-/// ``RFC3339Writer`` and direct number writing printed for the same store.
+/// ``RFC3339Writer``, direct number writing and the shortest-digit conversion of its own printed
+/// for the same store.
 ///
 /// `Tests/Fixtures/stats-output/samples.csv` holds heart rates two days around three transitions
 /// of 2024 (America/St_Johns on 10 March, Europe on 31 March, Australia/Lord_Howe's half hour on
-/// 7 April) at whole seconds, milliseconds and microseconds, and body masses from 5e-324 to
-/// 1e300. `queries.txt` asks for five-minute to daily intervals in those zones and in zones
-/// with 45-minute (Pacific/Chatham), half-hour and no offset; `expected.txt` is the earlier
-/// build's output of each query, after a `$ cadence stats …` line.
+/// 7 April) at whole seconds, milliseconds and microseconds, body masses from 5e-324 to 1e300,
+/// step counts from two sources across Europe's transition (sums, per source), sound levels
+/// from -1e300 to 1e22 and body temperatures from -273.15 to 1e200 (negative values, both
+/// notations, whole numbers past 2^53). `queries.txt` asks for five-minute to daily intervals
+/// and totals in those zones and in zones with 45-minute (Pacific/Chatham), half-hour and no
+/// offset, with every statistic, as CSV and JSON; `expected.txt` is the earlier build's output
+/// of each query, after a `$ cadence stats …` line.
 @Suite("stats output identity")
 struct StatsOutputIdentityTests {
     @Test("every query prints exactly what the earlier formatter printed")

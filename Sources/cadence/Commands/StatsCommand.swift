@@ -61,7 +61,8 @@ struct StatsCommand: ParsableCommand {
         }
         let healthStore = try HealthStore.open(at: store, options: .readOnly)
         let report = try StatisticsRequest(query, store: healthStore).report(in: healthStore)
-        var text = OutputText()
+        // Rows are written as they are formatted, in large pieces.
+        var text = OutputText.streamingToStandardOutput()
         switch format ?? .table {
         case .json:
             report.writeJSON(to: &text)
@@ -75,6 +76,6 @@ struct StatsCommand: ParsableCommand {
             try writer.write(table.takeBatch())
             return try writer.finish()
         }
-        StandardStreams.writeOutput(text.bytes)
+        text.writeRemainder()
     }
 }

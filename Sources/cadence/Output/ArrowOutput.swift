@@ -114,7 +114,7 @@ struct ArrowStatisticsTable {
                 starts.append(line.start?.timestamp)
                 ends.append(line.end?.timestamp)
                 sources.append(line.source)
-                for index in values.indices { values[index].append(line.values[index]) }
+                for index in values.indices { values[index].append(report.value(of: line, column: index)) }
                 mostRecentStarts.append(line.mostRecentInterval?.start.timestamp)
                 mostRecentEnds.append(line.mostRecentInterval?.end.timestamp)
             }

@@ -16,10 +16,43 @@ import Foundation
 ///     text.appendNumber(8_123)
 ///     StandardStreams.writeOutput(text.bytes)
 struct OutputText {
-    /// The text so far.
+    /// The text so far (since the last write, for text that streams to standard output).
     private(set) var bytes: [UInt8] = []
+    /// Whether ``writeIfLarge()`` writes the text to standard output once it is large.
+    private var streamsToStandardOutput = false
+
+    /// The bytes from which ``writeIfLarge()`` writes streaming text: large enough that a write
+    /// costs little per row, small enough to stay in the processor's cache.
+    static var streamingWriteCount: Int { 1 << 18 }
 
     init() {}
+
+    /// Text for standard output, written there in pieces of about ``streamingWriteCount`` bytes
+    /// (by ``writeIfLarge()``, which the writers of many rows call between rows) and at
+    /// ``writeRemainder()``: output of any length in a buffer of bounded size, one `write` per piece.
+    static func streamingToStandardOutput() -> OutputText {
+        var text = OutputText()
+        text.streamsToStandardOutput = true
+        text.bytes.reserveCapacity(streamingWriteCount + (streamingWriteCount >> 2))
+        return text
+    }
+
+    /// Writes the text so far to standard output and empties it, when it streams there and holds
+    /// ``streamingWriteCount`` bytes or more; else nothing.
+    ///
+    /// A failure to write ends the command, as ``StandardStreams/writeOutput(_:)`` says.
+    @inline(__always)
+    mutating func writeIfLarge() {
+        if streamsToStandardOutput && bytes.count >= Self.streamingWriteCount { writeRemainder() }
+    }
+
+    /// Writes the text so far to standard output and empties it.
+    ///
+    /// A failure to write ends the command, as ``StandardStreams/writeOutput(_:)`` says.
+    mutating func writeRemainder() {
+        StandardStreams.writeOutput(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     /// The text as a string.
     var string: String { String(decoding: bytes, as: UTF8.self) }

@@ -16,8 +16,9 @@ struct StatisticsReport: Sendable {
         var end: Date?
         /// `nil` for the values of all sources merged.
         var source: String?
-        /// One value per column of the selection, in its order (`nil`: no data).
-        var values: [Double?]
+        /// Where the row's values start in the report's ``StatisticsReport/values``: one per
+        /// column of the selection, in its order.
+        var valueOffset: Int
         var mostRecentInterval: DateInterval?
         /// Per-source rows (only on merged rows, only with separateBySource).
         var sources: [Row]
@@ -40,6 +41,10 @@ struct StatisticsReport: Sendable {
     /// From the type's canonical unit, which statistics are in, to ``unit``.
     private let conversion: UnitConversion
     private(set) var rows: [Row] = []
+    /// Every row's values, a row's after the one before (see ``Row/valueOffset``), in one array
+    /// rather than one per row: NaN stands for no data, as no value printed is a NaN (see
+    /// ``value(of:column:)``).
+    private(set) var values: [Double] = []
 
     /// - Throws: ``CadenceError/Code/incompatibleUnits`` when `unit` cannot express the type.
     init(typeIdentifier: String, typeName: String, canonicalUnit: HealthUnit, unit: HealthUnit,
@@ -67,9 +72,14 @@ struct StatisticsReport: Sendable {
         rows.append(row)
     }
 
-    private func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
-        var values: [Double?] = []
-        values.reserveCapacity(selection.columns.count)
+    /// The value of the `column`th statistic of the selection in `row` (`nil`: no data).
+    func value(of row: Row, column: Int) -> Double? {
+        let value = values[row.valueOffset + column]
+        return value.isNaN ? nil : value
+    }
+
+    private mutating func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
+        let valueOffset = values.count
         var mostRecentValue: Double?
         for column in selection.columns {
             let value = column.value(of: statistics, source: source, conversion: conversion)
@@ -79,11 +89,11 @@ struct StatisticsReport: Sendable {
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
-            values.append(value)
+            values.append(value ?? .nan)
             if column == .mostRecent { mostRecentValue = value }
         }
         let mostRecentInterval = mostRecentValue == nil ? nil : statistics.mostRecentQuantityDateInterval(for: source)
-        return Row(start: start, end: end, source: source?.name, values: values,
+        return Row(start: start, end: end, source: source?.name, valueOffset: valueOffset,
                    mostRecentInterval: mostRecentInterval, sources: [])
     }
 
@@ -120,6 +130,7 @@ struct StatisticsReport: Sendable {
                 sources.close(into: &text)
             }
             object.close(into: &text)
+            text.writeIfLarge()
         }
         list.close(into: &text)
         document.close(into: &text)
@@ -140,7 +151,7 @@ struct StatisticsReport: Sendable {
                                    dates: inout RFC3339Writer) {
         for (index, column) in selection.columns.enumerated() {
             object.beginMember(column.rawValue, into: &text)
-            if let value = line.values[index] { text.appendNumber(value) } else { text.append("null") }
+            if let value = value(of: line, column: index) { text.appendNumber(value) } else { text.append("null") }
             if column == .mostRecent {
                 object.beginMember("mostRecentStartDate", into: &text)
                 appendJSONDate(line.mostRecentInterval?.start, to: &text, dates: &dates)
@@ -186,61 +197,95 @@ struct StatisticsReport: Sendable {
     /// Appends one CSV line per interval (and per source), each starting with `leadingFields`.
     ///
     /// Dates and numbers go straight into memory, a line's worth at a time (see
-    /// ``OutputText/appendASCII(maximumCount:_:)``); only the source's name, which may need
-    /// quoting, and the leading fields are appended apart.
+    /// ``OutputText/appendASCII(maximumCount:_:)``), by a ``CSVLineWriter`` passed along rather
+    /// than captured (a captured variable is checked for exclusive access at every use); only the
+    /// source's name, which may need quoting, and the leading fields are appended apart.
     func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
-        var dates = RFC3339Writer(timeZone: timeZone)
-        // Locals rather than `self` in the functions below: capturing the report would copy it per line.
-        let columns = selection.columns
+        var writer = CSVLineWriter(columns: selection.columns, values: values, timeZone: timeZone)
         let separateBySource = selection.separateBySource
-        let comma = UInt8(ascii: ",")
-        let dateCount = RFC3339Writer.maximumCount
-        let datesCount = 2 * dateCount + 1
-        let valuesCount = columns.reduce(1) { count, column in
-            count + 1 + ASCIIWriter.numberMaximumCount + (column == .mostRecent ? 2 * (1 + dateCount) : 0)
+        for row in rows {
+            writer.append(row, leadingFields: leadingFields, separateBySource: separateBySource, to: &text)
+            for source in row.sources {
+                writer.append(source, leadingFields: leadingFields, separateBySource: separateBySource, to: &text)
+            }
+            text.writeIfLarge()
         }
-        func appendDate(_ date: Date?, to row: inout ASCIIWriter) {
-            if let date { row.appendRFC3339(date.timestamp, dates: &dates) }
+    }
+
+    /// Writes the CSV lines of one report's rows: dates in its zone (``RFC3339Writer``), each
+    /// converted from a `Date` once even when it ends one interval and starts the next.
+    private struct CSVLineWriter {
+        let columns: [StatisticColumn]
+        /// The report's ``StatisticsReport/values``.
+        let values: [Double]
+        var dates: RFC3339Writer
+        /// The last date converted to a timestamp, and its timestamp.
+        var lastDate = Date.distantPast
+        var lastTimestamp = Date.distantPast.timestamp
+        /// The most bytes of a line's dates, and of its values.
+        let datesCount: Int
+        let valuesCount: Int
+
+        init(columns: [StatisticColumn], values: [Double], timeZone: TimeZone) {
+            self.columns = columns
+            self.values = values
+            dates = RFC3339Writer(timeZone: timeZone)
+            let dateCount = RFC3339Writer.maximumCount
+            datesCount = 2 * dateCount + 1
+            valuesCount = columns.reduce(1) { count, column in
+                count + 1 + ASCIIWriter.numberMaximumCount + (column == .mostRecent ? 2 * (1 + dateCount) : 0)
+            }
         }
-        func appendValues(_ line: Row, to row: inout ASCIIWriter) {
-            for (index, column) in columns.enumerated() {
-                row.append(byte: comma)
-                if let value = line.values[index] { row.appendNumber(value) }
+
+        mutating func append(_ line: Row, leadingFields: [String], separateBySource: Bool, to text: inout OutputText) {
+            for field in leadingFields {
+                text.appendCSVField(field)
+                text.append(byte: UInt8(ascii: ","))
+            }
+            if separateBySource {
+                text.appendASCII(maximumCount: datesCount) { writeDates(line, to: &$0) }
+                text.append(byte: UInt8(ascii: ","))
+                text.appendCSVField(line.source ?? "")
+                text.appendASCII(maximumCount: valuesCount) { writeValues(line, to: &$0) }
+            } else {
+                text.appendASCII(maximumCount: datesCount + valuesCount) { row in
+                    writeDates(line, to: &row)
+                    writeValues(line, to: &row)
+                }
+            }
+        }
+
+        private mutating func writeDates(_ line: Row, to row: inout ASCIIWriter) {
+            writeDate(line.start, to: &row)
+            row.append(byte: UInt8(ascii: ","))
+            writeDate(line.end, to: &row)
+        }
+
+        private mutating func writeValues(_ line: Row, to row: inout ASCIIWriter) {
+            var offset = line.valueOffset
+            for column in columns {
+                row.append(byte: UInt8(ascii: ","))
+                // NaN: no data, an empty field.
+                let value = values[offset]
+                if !value.isNaN { row.appendNumber(value) }
+                offset &+= 1
                 if column == .mostRecent {
-                    row.append(byte: comma)
-                    appendDate(line.mostRecentInterval?.start, to: &row)
-                    row.append(byte: comma)
-                    appendDate(line.mostRecentInterval?.end, to: &row)
+                    row.append(byte: UInt8(ascii: ","))
+                    writeDate(line.mostRecentInterval?.start, to: &row)
+                    row.append(byte: UInt8(ascii: ","))
+                    writeDate(line.mostRecentInterval?.end, to: &row)
                 }
             }
             row.append(byte: UInt8(ascii: "\n"))
         }
-        func appendLine(_ line: Row) {
-            for field in leadingFields {
-                text.appendCSVField(field)
-                text.append(byte: comma)
+
+        private mutating func writeDate(_ date: Date?, to row: inout ASCIIWriter) {
+            guard let date else { return }
+            if date != lastDate {
+                lastDate = date
+                lastTimestamp = date.timestamp
             }
-            if separateBySource {
-                text.appendASCII(maximumCount: datesCount) { row in
-                    appendDate(line.start, to: &row)
-                    row.append(byte: comma)
-                    appendDate(line.end, to: &row)
-                }
-                text.append(byte: comma)
-                text.appendCSVField(line.source ?? "")
-                text.appendASCII(maximumCount: valuesCount) { appendValues(line, to: &$0) }
-            } else {
-                text.appendASCII(maximumCount: datesCount + valuesCount) { row in
-                    appendDate(line.start, to: &row)
-                    row.append(byte: comma)
-                    appendDate(line.end, to: &row)
-                    appendValues(line, to: &row)
-                }
-            }
-        }
-        for row in rows {
-            appendLine(row)
-            for source in row.sources { appendLine(source) }
+            row.appendRFC3339(lastTimestamp, dates: &dates)
         }
     }
 
@@ -301,7 +346,7 @@ struct StatisticsReport: Sendable {
                 appendDate(isSourceLine ? nil : line.end)
                 if selection.separateBySource { table.appendCell(line.source ?? "all sources") }
                 for (index, column) in selection.columns.enumerated() {
-                    if let value = line.values[index] {
+                    if let value = value(of: line, column: index) {
                         if column == .duration {
                             table.appendCell(NumberText.clock(value, alwaysShowsHours: true))
                         } else {
