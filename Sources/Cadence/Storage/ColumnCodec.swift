@@ -27,8 +27,9 @@ package enum ColumnCodec {
 
     // MARK: Encoding
 
-    /// Which optional query columns a reader needs (start, end and value are always decoded);
-    /// skipped columns are zero.
+    /// Which optional query columns a reader needs (start, end and value are always decoded): a
+    /// skipped provenance column is zero, a skipped sequence column empty (not filled with zeros
+    /// that no reader looks at).
     package struct QueryColumnNeeds: OptionSet, Sendable {
         package let rawValue: Int
         package init(rawValue: Int) { self.rawValue = rawValue }
@@ -326,7 +327,7 @@ package enum ColumnCodec {
                 for block in encoded { block.decodeSequences(into: sequences) }
                 initialized = rows
             }
-            : [Int64](repeating: 0, count: rows)
+            : []
         columns.flags = encoded.contains { $0.flags != nil }
             ? [UInt8](unsafeUninitializedCapacity: rows) { flags, initialized in
                 for block in encoded { block.decodeFlags(into: flags) }

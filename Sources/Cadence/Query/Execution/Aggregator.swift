@@ -101,7 +101,12 @@ package struct Aggregator {
         }
         var ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         for partial in partials {
-            for (offset, accumulator) in partial.merged.enumerated() { output.merged[partial.first + offset].merge(accumulator) }
+            // Through buffers: a merge an interval, without a uniqueness check on every write.
+            output.merged.withUnsafeMutableBufferPointer { merged in
+                partial.merged.withUnsafeBufferPointer { accumulators in
+                    for offset in accumulators.indices { merged[partial.first &+ offset].merge(accumulators[offset]) }
+                }
+            }
             for (source, accumulators) in partial.perSource {
                 for (offset, accumulator) in accumulators.enumerated() {
                     output.perSource[source][partial.first + offset].merge(accumulator)
