@@ -376,4 +376,62 @@ struct DeviceAddressTests {
         }
     }
 
+    // MARK: Restoring once a pair
+
+    @Test("a reader restores each (provenance, address) pair once, and gives every row what restoring it alone gives, past the memo's capacity too")
+    func restoredProvenancesMatchRowByRow() {
+        var random = TestRandom(seed: 17)
+        let provenances = (0..<12).map { index in
+            let description: String? = switch index % 4 {
+            case 0: nil
+            case 1: "Fitbit \(index)"
+            default: "<<HKDevice>, name:Watch \(index), manufacturer:Apple Inc.>"
+            }
+            return Provenance(source: Source(name: "Source \(index % 5)"), sourceVersion: index % 2 == 0 ? "1.\(index)" : nil,
+                              device: description.map(Device.init(description:)))
+        }
+        var restored = RestoredProvenances(provenances)
+        // A few addresses met again and again, then more new ones than the memo keeps.
+        let rows = (0..<3_000).map { _ in (Int(random.next() % 13), [0, 0x1f, 0x282e86490, UInt64.max][Int(random.next() % 4)]) }
+            + (0..<(RestoredProvenances.capacity + 1_000)).map { (Int(random.next() % 12), 0x1_0000_0000 + UInt64($0)) }
+        for (number, address) in rows {
+            let naive = number < provenances.count ? provenances[number].restoringDeviceAddress(address) : nil
+            #expect(restored.provenance(number, address: address) == naive)
+        }
+        // Met again after the memo is full: still each row's own.
+        for (number, address) in rows.suffix(50) {
+            #expect(restored.provenance(number, address: address) == provenances[number].restoringDeviceAddress(address))
+        }
+    }
+
+    @Test("samples of many sources and devices, their addresses shared or each its own, list with exactly their own device text")
+    func manyDevicesListTheirOwnText() throws {
+        var random = TestRandom(seed: 23)
+        let store = HealthStore.inMemory()
+        var expected: [UUID: String] = [:]
+        var samples: [QuantitySample] = []
+        let pool: [UInt64] = [0x1, 0xabc, 0x282e86490, 0x1c0093ab0, UInt64.max]
+        for row in 0..<(RestoredProvenances.capacity + 2_000) {
+            let device = Int(random.next() % 6)
+            // Past the first 2,000 rows, every address is new: more pairs than the memo keeps.
+            let address = row < 2_000 ? pool[Int(random.next() % UInt64(pool.count))] : 0x7000_0000 + UInt64(row) * 0x10
+            let description = "<<HKDevice: 0x\(String(address, radix: 16))>, name:Watch \(device), model:Watch\(device % 3)>"
+            let start = Date(timeIntervalSince1970: Double(row) * 60)
+            let sample = try QuantitySample(type: .heartRate, value: Double(60 + row % 50), start: start, end: start,
+                                            source: Source(name: "Source \(random.next() % 4)"),
+                                            device: Device(description: description))
+            samples.append(sample)
+            expected[sample.uuid] = description
+        }
+        _ = try store.save(samples)
+        for phase in ["head", "chunks"] {
+            if phase == "chunks" { try store.flush() }
+            let read = try store.execute(SampleQuery(quantityType: .heartRate))
+            #expect(read.count == expected.count, "\(phase)")
+            for sample in read {
+                let wanted = try #require(expected[sample.uuid])
+                #expect(sample.device?.rawDescription?.utf8.elementsEqual(wanted.utf8) == true, "\(phase): \(wanted)")
+            }
+        }
+    }
 }

@@ -273,4 +273,59 @@ struct HourSummaryTests {
         #expect(report.damage.map(\.path).contains(path))
         #expect(try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory).verify().isEmpty)
     }
+
+    /// What an hour summary entry keeps of a summary.
+    static func entryFields(_ summary: SampleSummary) -> [Double] {
+        let statistics = summary.statistics
+        return [Double(summary.provenances.first ?? 0), Double(summary.count), Double(summary.userEnteredCount)]
+            + [summary.minimumStart, summary.maximumStart, summary.maximumEnd, summary.minimumSequence,
+               summary.maximumSequence, statistics.mostRecent.end, statistics.mostRecent.start,
+               statistics.mostRecent.sequence].map(Double.init)
+            + [statistics.valueSum, statistics.weightedSum, statistics.weight, statistics.minimum, statistics.maximum,
+               statistics.mostRecent.value]
+    }
+
+    @Test("A chunk's hour summaries are its blocks' rows grouped by UTC hour and provenance, as a naive grouping finds them",
+          arguments: [UInt64(11), 12, 13])
+    func hourGroupsMatchNaiveGrouping(seed: UInt64) throws {
+        var random = TestRandom(seed: seed)
+        let hour = HourSummaries.hour
+        var columns = SampleColumns()
+        var start = Self.bases[0]
+        // Runs of one, two or three interleaved provenances, a few rows crossing their hour's end
+        // (which leaves their block without hour summaries).
+        for row in 0..<12_000 {
+            // About 720 rows an hour, or 360 (blocks of two hours), with an occasional gap.
+            let step = Int64(random.next() % 9 + 1) * Int64((row / 3_000) % 2 + 1)
+            start += step * 1_000_000 * (random.next() % 200 == 0 ? 400 : 1)
+            let sources = (row / 2_000) % 3 + 1
+            let crossing = random.next() % 3_000 == 0
+            columns.append(start: start, end: crossing ? start + hour : start, value: Double(random.next() % 100),
+                           provenance: UInt32(random.next() % UInt64(sources)), sequence: Int64(row + 1))
+        }
+        let bytes = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic).bytes
+        let file = try ChunkFile(bytes: bytes, path: "chunk")
+        var blocksWithHours = 0
+        for (index, rows) in ColumnCodec.blockBoundaries(columns).enumerated() {
+            // The reference: every row's (hour, provenance) group, in that order.
+            var groups: [Int64: [UInt32: [Int]]] = [:]
+            var crosses = false
+            for row in rows {
+                let hourIndex = TimestampArithmetic.floorDivide(columns.start[row], hour)
+                if columns.end[row] > (hourIndex + 1) * hour { crosses = true }
+                groups[hourIndex, default: [:]][columns.provenance[row], default: []].append(row)
+            }
+            let expected = groups.keys.sorted().flatMap { hourIndex in
+                groups[hourIndex, default: [:]].keys.sorted().map { groups[hourIndex]?[$0] ?? [] }
+            }
+            let written = !crosses && expected.count > 1 && rows.count >= HourSummaries.minimumRowsPerEntry * expected.count
+            let read = file.hourSummaries?.summaries(ofBlock: index)
+            #expect((read != nil) == written, "block \(index)")
+            guard let read else { continue }
+            blocksWithHours += 1
+            #expect(read.map(Self.entryFields)
+                    == expected.map { Self.entryFields(SampleSummary(columns, rows: $0, style: .discreteArithmetic)) })
+        }
+        #expect(blocksWithHours > 0)
+    }
 }

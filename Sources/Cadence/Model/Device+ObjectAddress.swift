@@ -41,12 +41,30 @@ extension Device {
 
     /// `description` with `address` put back, as ``splittingObjectAddress(_:)`` took it out;
     /// `description` itself for address 0 (none) or a description without the address-free prefix.
+    ///
+    /// - Complexity: O(*d*) for a description of *d* bytes, written into one new string.
     package static func restoringObjectAddress(_ address: UInt64, to description: String) -> String {
-        let utf8 = description.utf8
-        guard address != 0, utf8.starts(with: addressFreePrefix) else { return description }
-        let rest = utf8.dropFirst(addressFreePrefix.count - 1)
-        return String(decoding: addressPrefix + Array(String(address, radix: 16).utf8) + rest, as: UTF8.self)
+        guard address != 0 else { return description }
+        var description = description
+        let restored = description.withUTF8 { bytes -> String? in
+            guard bytes.starts(with: addressFreePrefix) else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[(addressFreePrefix.count - 1)...])
+            let digits = (UInt64.bitWidth - address.leadingZeroBitCount + 3) / 4
+            return String(unsafeUninitializedCapacity: addressPrefix.count + digits + rest.count) { buffer in
+                var end = buffer.initialize(fromContentsOf: addressPrefix)
+                for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                    buffer[end] = hexDigits[Int(address >> UInt64(shift) & 0xf)]
+                    end += 1
+                }
+                end += UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: rest)
+                return end
+            }
+        }
+        return restored ?? description
     }
+
+    /// The lowercase hexadecimal digits, by value.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The description as identity sees it (<doc:HowCadenceComputes#Identity>): without the text
     /// between `HKDevice: 0x` and the end of the hexadecimal digits after it, wherever that is,

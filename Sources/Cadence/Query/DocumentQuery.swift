@@ -128,8 +128,9 @@ extension SampleReading {
     ) -> SampleReading {
         let prepare: @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader = { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            var provenances = RestoredProvenances(snapshot.provenances)
             return { columns, row in
-                StoredSample.RowParts(columns, row, provenances: snapshot.provenances, identity: identity).map(make)
+                StoredSample.RowParts(columns, row, provenances: &provenances, identity: identity).map(make)
             }
         }
         let withData: @Sendable ([Sample], StoreSnapshot) throws -> [Sample] = { samples, snapshot in

@@ -217,10 +217,14 @@ package enum ColumnCodec {
     /// >> shift + 1` bit-packed, 0 for none. One export's addresses span a few hundred megabytes
     /// of one process: about 3 bytes a row.
     private static func encodeDeviceAddresses(_ addresses: [UInt64], into writer: inout BinaryWriter) {
-        let smallest = addresses.lazy.filter { $0 != 0 }.min()
-        writer.write(smallest != nil)
-        guard let smallest else { return }
-        let sharedBits = addresses.reduce(UInt64(0)) { $1 == 0 ? $0 : $0 | ($1 &- smallest) }
+        // Plain loops over the column (every save and flush of an export's rows comes here).
+        var smallest = UInt64.max
+        for address in addresses where address != 0 { smallest = min(smallest, address) }
+        let hasAddresses = smallest != .max || addresses.contains(.max)
+        writer.write(hasAddresses)
+        guard hasAddresses else { return }
+        var sharedBits: UInt64 = 0
+        for address in addresses where address != 0 { sharedBits |= address &- smallest }
         let shift = sharedBits == 0 ? 0 : sharedBits.trailingZeroBitCount
         writer.write(smallest)
         writer.write(UInt8(shift))

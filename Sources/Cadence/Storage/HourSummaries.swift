@@ -64,7 +64,9 @@ package struct HourSummaries: Sendable {
                   let groups = hourGroups(columns, rows: rows), groups.count > 1,
                   rows.count >= minimumRowsPerEntry * groups.count else { continue }
             for group in groups {
-                write(SampleSummary(columns, rows: group, style: style), block: index, into: &entries)
+                let summary = group.rows.map { SampleSummary(columns, rows: $0, style: style) }
+                    ?? SampleSummary(columns, rows: group.run, style: style)
+                write(summary, block: index, into: &entries)
             }
         }
         guard entries.count > 0 else { return }
@@ -82,38 +84,40 @@ package struct HourSummaries: Sendable {
         return columns.provenance[rows].contains { $0 != provenance }
     }
 
-    /// The rows of a block grouped by UTC hour, then provenance, or `nil` when a row crosses an
-    /// hour edge.
-    private static func hourGroups(_ columns: SampleColumns, rows: Range<Int>) -> [[Int]]? {
-        var groups: [[Int]] = []
-        var hourGroups: [UInt32: Int] = [:]
-        var currentHour = Int64.min
-        for row in rows {
-            let hourStart = TimestampArithmetic.floorDivide(columns.start[row], hour) * hour
-            guard columns.end[row] <= hourStart + hour else { return nil }
-            if hourStart != currentHour {
-                // Rows are sorted by start, so an hour's rows are consecutive; its groups go in
-                // order of provenance.
-                sortLast(&groups, count: hourGroups.count, columns)
-                currentHour = hourStart
-                hourGroups = [:]
-            }
-            let provenance = columns.provenance[row]
-            if let group = hourGroups[provenance] {
-                groups[group].append(row)
-            } else {
-                hourGroups[provenance] = groups.count
-                groups.append([row])
-            }
-        }
-        sortLast(&groups, count: hourGroups.count, columns)
-        return groups
+    /// The rows of one hour of one provenance: `run`, the hour's rows, when they are all of that
+    /// provenance (summarised without gathering them), else `rows`.
+    private struct HourGroup {
+        var run: Range<Int>
+        var rows: [Int]?
     }
 
-    /// Orders the last `count` groups (one hour's) by provenance.
-    private static func sortLast(_ groups: inout [[Int]], count: Int, _ columns: SampleColumns) {
-        guard count > 1 else { return }
-        groups[(groups.count - count)...].sort { columns.provenance[$0[0]] < columns.provenance[$1[0]] }
+    /// The rows of a block grouped by UTC hour, then provenance, or `nil` when a row crosses an
+    /// hour edge.
+    private static func hourGroups(_ columns: SampleColumns, rows: Range<Int>) -> [HourGroup]? {
+        var groups: [HourGroup] = []
+        var first = rows.lowerBound
+        // Rows are sorted by start, so an hour's rows are consecutive.
+        while first < rows.upperBound {
+            let hourEnd = (TimestampArithmetic.floorDivide(columns.start[first], hour) + 1) * hour
+            let provenance = columns.provenance[first]
+            var oneProvenance = true
+            var end = first
+            while end < rows.upperBound, columns.start[end] < hourEnd {
+                guard columns.end[end] <= hourEnd else { return nil }
+                if columns.provenance[end] != provenance { oneProvenance = false }
+                end += 1
+            }
+            if oneProvenance {
+                groups.append(HourGroup(run: first..<end))
+            } else {
+                // The hour's groups go in order of provenance, each with its rows in order.
+                var byProvenance: [UInt32: [Int]] = [:]
+                for row in first..<end { byProvenance[columns.provenance[row], default: []].append(row) }
+                for key in byProvenance.keys.sorted() { groups.append(HourGroup(run: first..<end, rows: byProvenance[key])) }
+            }
+            first = end
+        }
+        return groups
     }
 
     private static func write(_ summary: SampleSummary, block: Int, into writer: inout BinaryWriter) {

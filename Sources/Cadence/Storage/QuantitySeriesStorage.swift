@@ -96,9 +96,9 @@ package enum QuantitySeriesStorage {
 
     /// The public owning sample of `type` for a row of its owner series, its count and values
     /// read back from ``valuesKey``; `nil` for a row that cannot be shown.
-    package static func owner(of columns: SampleColumns, row: Int, type: QuantityType, provenances: [Provenance],
-                              identity: SampleIdentity) -> QuantitySample? {
-        guard var sample = StoredSample.sample(of: columns, row: row, type: type, provenances: provenances,
+    package static func owner(of columns: SampleColumns, row: Int, type: QuantityType,
+                              provenances: inout RestoredProvenances, identity: SampleIdentity) -> QuantitySample? {
+        guard var sample = StoredSample.sample(of: columns, row: row, type: type, provenances: &provenances,
                                                identity: identity) else { return nil }
         let fields = (sample.metadata.removeValue(forKey: valuesKey) ?? "").split(separator: " ")
         guard let count = fields.first.flatMap({ Int($0) }), count >= 1 else { return sample }

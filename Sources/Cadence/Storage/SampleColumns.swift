@@ -218,30 +218,60 @@ package struct SampleColumns: Sendable {
             && deviceAddress.isEmpty && payloads.isEmpty
     }
 
-    /// The rows at `rows`, in that order.
+    /// The rows at `rows`, in that order: the rows ``append(start:end:value:provenance:sequence:flags:uuid:creation:metadata:occurrence:deviceAddress:payload:)``
+    /// would give one by one (an optional column only when a selected row has a value in it,
+    /// the metadata sets the selected rows use, numbered in order of first use), so a chunk's
+    /// bytes do not depend on how its rows were gathered.
+    ///
+    /// - Complexity: O(*n*) column copies for *n* rows, plus one lookup per distinct metadata
+    ///   dictionary: rows are copied column by column, not appended one by one (an import's rows
+    ///   carry metadata and device addresses, and appending each went through every column).
     package func selecting(_ rows: some Collection<Int>) -> SampleColumns {
-        // Rows whose only detail is a device address (an export's usual rows) are copied column by
-        // column too, not appended one by one.
-        if flags.isEmpty && explicitUUIDs.isEmpty && creation.isEmpty && metadataIndex.isEmpty && occurrence.isEmpty
-            && payloads.isEmpty {
-            var result = SampleColumns()
-            result.start = rows.map { start[$0] }
-            result.end = rows.map { end[$0] }
-            result.value = rows.map { value[$0] }
-            result.provenance = rows.map { provenance[$0] }
-            result.sequence = rows.map { sequence[$0] }
-            if !deviceAddress.isEmpty { result.deviceAddress = rows.map { deviceAddress[$0] } }
-            return result
-        }
         var result = SampleColumns()
-        result.reserveCapacity(rows.count)
+        result.start = rows.map { start[$0] }
+        result.end = rows.map { end[$0] }
+        result.value = rows.map { value[$0] }
+        result.provenance = rows.map { provenance[$0] }
+        result.sequence = rows.map { sequence[$0] }
+        result.flags = Self.selecting(rows, of: flags, absent: 0)
+        result.explicitUUIDs = Self.selecting(rows, of: explicitUUIDs, absent: nil)
+        result.creation = Self.selecting(rows, of: creation, absent: Self.absent)
+        result.occurrence = Self.selecting(rows, of: occurrence, absent: 0)
+        result.deviceAddress = Self.selecting(rows, of: deviceAddress, absent: 0)
+        result.payloads = Self.selecting(rows, of: payloads, absent: [])
+        guard !metadataIndex.isEmpty else { return result }
+        // Each set the rows use, renumbered in order of first use (equal sets, and an empty one
+        // as no metadata, as appending the rows' dictionaries would number them).
+        var numbers = [Int32?](repeating: nil, count: metadataSets.count + 1)
+        numbers[0] = 0
+        var index: [Int32] = []
+        index.reserveCapacity(rows.count)
         for row in rows {
-            result.append(start: start[row], end: end[row], value: value[row], provenance: provenance[row],
-                          sequence: sequence[row], flags: flags(at: row), uuid: explicitUUID(at: row),
-                          creation: creation(at: row), metadata: metadata(at: row), occurrence: occurrence(at: row),
-                          deviceAddress: deviceAddress(at: row), payload: inlinePayload(at: row))
+            // An index outside the sets reads as no metadata (``metadata(at:)``).
+            let old = Int(metadataIndex[row])
+            guard old >= 0, old < numbers.count else {
+                index.append(0)
+                continue
+            }
+            if let number = numbers[old] {
+                index.append(number)
+            } else {
+                let metadata = metadataSets[old - 1]
+                let number = metadata.isEmpty ? 0 : result.metadataNumber(metadata)
+                numbers[old] = number
+                index.append(number)
+            }
         }
+        if !result.metadataSets.isEmpty { result.metadataIndex = index }
         return result
+    }
+
+    /// An optional column's values at `rows`; empty when none of them has a value.
+    private static func selecting<Element: Equatable>(_ rows: some Collection<Int>, of column: [Element],
+                                                      absent: Element) -> [Element] {
+        guard !column.isEmpty else { return [] }
+        let selected = rows.map { column[$0] }
+        return selected.contains { $0 != absent } ? selected : []
     }
 
     /// The rows sorted by start time, then sequence: the order inside a chunk.

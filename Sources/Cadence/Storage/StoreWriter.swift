@@ -143,10 +143,11 @@ struct StoreWriter: Sendable {
             }
         }
         for index in prepared.indices {
-            for row in 0..<prepared[index].columns.count {
-                sequence += 1
-                prepared[index].columns.sequence[row] = sequence
-            }
+            // The whole column at once: a write per row into the array of batches checked the
+            // uniqueness of both arrays each time.
+            let count = Int64(prepared[index].columns.count)
+            prepared[index].columns.sequence = Array((sequence + 1)..<(sequence + 1 + count))
+            sequence += count
             summary.saved += prepared[index].columns.count
         }
         summary.replaced = replaced.count

@@ -44,16 +44,25 @@ extension SampleReading where Sample == QuantitySample {
         let owners = QuantitySeriesStorage.ownerSeries(of: type).identifier
         var reading = SampleReading(identifier: type.identifier, validate: { try $0.validate(for: type) }) { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            var provenances = RestoredProvenances(snapshot.provenances)
             if stored.type.identifier == owners {
                 let ownedType = snapshot.types[type.identifier]?.type ?? type
                 return { columns, row in
-                    QuantitySeriesStorage.owner(of: columns, row: row, type: ownedType, provenances: snapshot.provenances,
+                    QuantitySeriesStorage.owner(of: columns, row: row, type: ownedType, provenances: &provenances,
                                                 identity: identity)
+                }
+            }
+            // Entries are saved and deleted with their owners: without owners, no row is an entry,
+            // and no row's metadata need be searched for an owner link.
+            guard snapshot.types[owners] != nil else {
+                return { columns, row in
+                    StoredSample.sample(of: columns, row: row, type: stored.type, provenances: &provenances,
+                                        identity: identity)
                 }
             }
             return { columns, row in
                 guard QuantitySeriesStorage.owner(ofEntry: columns, row: row) == nil else { return nil }
-                return StoredSample.sample(of: columns, row: row, type: stored.type, provenances: snapshot.provenances,
+                return StoredSample.sample(of: columns, row: row, type: stored.type, provenances: &provenances,
                                            identity: identity)
             }
         }
@@ -68,8 +77,9 @@ extension SampleReading where Sample == CategorySample {
         SampleReading(identifier: type.identifier, validate: { try $0.validate(for: .series(type.identifier)) }) {
             snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            var provenances = RestoredProvenances(snapshot.provenances)
             return { columns, row in
-                StoredSample.categorySample(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                StoredSample.categorySample(of: columns, row: row, type: type, provenances: &provenances,
                                             identity: identity)
             }
         }
@@ -82,8 +92,9 @@ extension SampleReading where Sample == Correlation {
         SampleReading(identifier: type.identifier, validate: { try $0.validate(for: .series(type.identifier)) },
                       prepare: { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            var provenances = RestoredProvenances(snapshot.provenances)
             return { columns, row in
-                StoredSample.correlation(of: columns, row: row, type: type, provenances: snapshot.provenances,
+                StoredSample.correlation(of: columns, row: row, type: type, provenances: &provenances,
                                          identity: identity)
             }
         }, complete: { correlations, snapshot in
@@ -123,8 +134,9 @@ extension SampleReading where Sample == Workout {
                       validate: { try $0.validate(for: .series(Workout.typeIdentifier)) },
                       prepare: { snapshot, stored in
             let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
+            var provenances = RestoredProvenances(snapshot.provenances)
             return { columns, row in
-                StoredSample.workout(of: columns, row: row, provenances: snapshot.provenances, identity: identity)
+                StoredSample.workout(of: columns, row: row, provenances: &provenances, identity: identity)
             }
         }, complete: includingRoutes ? withRoutes : nil)
     }
@@ -159,10 +171,9 @@ extension StoredSample {
         var metadata: [String: String]
         var attributes: [String: String]
 
-        init?(_ columns: SampleColumns, _ row: Int, provenances: [Provenance], identity: SampleIdentity) {
-            let number = Int(columns.provenance[row])
-            guard number < provenances.count else { return nil }
-            provenance = provenances[number].restoringDeviceAddress(columns.deviceAddress(at: row))
+        init?(_ columns: SampleColumns, _ row: Int, provenances: inout RestoredProvenances, identity: SampleIdentity) {
+            guard let provenance = provenances.provenance(of: columns, row: row) else { return nil }
+            self.provenance = provenance
             (metadata, attributes) = KindAttributes.split(columns.metadata(at: row))
             uuid = identity.uuid(of: columns, row: row, metadataDigests: nil)
             start = Date(timestamp: columns.start[row])
@@ -173,9 +184,9 @@ extension StoredSample {
 
     /// A public category sample for a stored row: the value column holds the raw value, a value
     /// name the table does not hold is among the reserved attributes (``KindAttributes``).
-    package static func categorySample(of columns: SampleColumns, row: Int, type: CategoryType, provenances: [Provenance],
-                                       identity: SampleIdentity) -> CategorySample? {
-        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity) else { return nil }
+    package static func categorySample(of columns: SampleColumns, row: Int, type: CategoryType,
+                                       provenances: inout RestoredProvenances, identity: SampleIdentity) -> CategorySample? {
+        guard let parts = RowParts(columns, row, provenances: &provenances, identity: identity) else { return nil }
         let provenance = parts.provenance
         if let name = parts.attributes[KindAttributes.categoryValueName] {
             return try? CategorySample(uuid: parts.uuid, type: type, valueName: name, start: parts.start, end: parts.end,
@@ -189,9 +200,9 @@ extension StoredSample {
 
     /// A public correlation for a stored row, with its member references (the members themselves
     /// are read after the listing, see ``SampleReading/correlations(_:)``).
-    package static func correlation(of columns: SampleColumns, row: Int, type: CorrelationType, provenances: [Provenance],
-                                    identity: SampleIdentity) -> Correlation? {
-        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
+    package static func correlation(of columns: SampleColumns, row: Int, type: CorrelationType,
+                                    provenances: inout RestoredProvenances, identity: SampleIdentity) -> Correlation? {
+        guard let parts = RowParts(columns, row, provenances: &provenances, identity: identity),
               var correlation = try? Correlation(
                 uuid: parts.uuid, type: type, start: parts.start, end: parts.end, source: parts.provenance.source,
                 sourceVersion: parts.provenance.sourceVersion, device: parts.provenance.device,
@@ -206,9 +217,9 @@ extension StoredSample {
     /// A public workout for a stored row, without its routes: times, provenance and metadata from
     /// the common columns, the rest from its reserved attributes (``WorkoutAttributes``); `nil`
     /// when they cannot be read.
-    package static func workout(of columns: SampleColumns, row: Int, provenances: [Provenance],
+    package static func workout(of columns: SampleColumns, row: Int, provenances: inout RestoredProvenances,
                                 identity: SampleIdentity) -> Workout? {
-        guard let parts = RowParts(columns, row, provenances: provenances, identity: identity),
+        guard let parts = RowParts(columns, row, provenances: &provenances, identity: identity),
               let attributes = parts.attributes[KindAttributes.workout],
               var workout = try? Workout(uuid: parts.uuid, activityType: .other, start: parts.start, end: parts.end,
                                          source: parts.provenance.source, sourceVersion: parts.provenance.sourceVersion,

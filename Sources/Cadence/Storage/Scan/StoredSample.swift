@@ -34,12 +34,11 @@ package enum StoredSample {
     }
 
     /// A public sample for a stored row, its UUID derived with `identity` (built once for the
-    /// type and `provenances`, so no string is hashed per row).
-    package static func sample(of columns: SampleColumns, row: Int, type: QuantityType, provenances: [Provenance],
-                               identity: SampleIdentity) -> QuantitySample? {
-        let number = Int(columns.provenance[row])
-        guard number < provenances.count else { return nil }
-        let provenance = provenances[number].restoringDeviceAddress(columns.deviceAddress(at: row))
+    /// type and the provenances, so no string is hashed per row) and its provenance restored
+    /// through `provenances` (once for each device address a reader meets).
+    package static func sample(of columns: SampleColumns, row: Int, type: QuantityType,
+                               provenances: inout RestoredProvenances, identity: SampleIdentity) -> QuantitySample? {
+        guard let provenance = provenances.provenance(of: columns, row: row) else { return nil }
         let creation = columns.creation(at: row).map { Date(timestamp: $0) }
         return try? QuantitySample(
             uuid: identity.uuid(of: columns, row: row, metadataDigests: nil),
