@@ -20,6 +20,9 @@ package struct RestoredProvenances {
     /// The snapshot's provenances, by number, as the source dictionary keeps them.
     package let stored: [Provenance]
     private var restored: [Pair: Provenance] = [:]
+    /// The pair the previous row asked for: consecutive rows mostly come from one device, and
+    /// comparing two integers costs far less than hashing the pair.
+    private var last: (pair: Pair, provenance: Provenance)?
 
     private struct Pair: Hashable {
         var number: Int
@@ -39,9 +42,15 @@ package struct RestoredProvenances {
         guard number >= 0, number < stored.count else { return nil }
         guard address != 0 else { return stored[number] }
         let pair = Pair(number: number, address: address)
-        if let provenance = restored[pair] { return provenance }
-        let provenance = stored[number].restoringDeviceAddress(address)
-        if restored.count < Self.capacity { restored[pair] = provenance }
+        if let last, last.pair == pair { return last.provenance }
+        let provenance: Provenance
+        if let known = restored[pair] {
+            provenance = known
+        } else {
+            provenance = stored[number].restoringDeviceAddress(address)
+            if restored.count < Self.capacity { restored[pair] = provenance }
+        }
+        last = (pair, provenance)
         return provenance
     }
 
