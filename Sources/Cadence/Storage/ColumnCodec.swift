@@ -47,11 +47,13 @@ package enum ColumnCodec {
     ///
     /// Blocks end on UTC hour boundaries once they hold ``minimumBlockRows`` rows, so with regular
     /// data a block covers whole hours, and hourly or daily intervals in whole-hour time zones
-    /// contain whole blocks: their summaries answer without decoding. A block also ends, however
-    /// few its rows, where the next hour alone holds ``minimumBlockRows`` rows: the short part of
-    /// an hour before it (a chunk starting late in an hour, or a denser series starting) is then a
-    /// block of its own rather than the head of a block of two hours, which an hourly query would
-    /// decode or which would need hour summaries.
+    /// contain whole blocks: their summaries answer without decoding. The first block also ends,
+    /// however few its rows, at the first hour edge when the hour after it holds
+    /// ``minimumBlockRows`` rows: the tail of an hour a chunk starts late in is then a block of its
+    /// own rather than the head of a block of two hours, which would need hour summaries (two
+    /// entries cost more than its block summary). Later blocks are not cut so: where sparse rows
+    /// precede dense hours (a workout in a day of spot readings) the extra blocks cost more than
+    /// the hour summaries they spare.
     ///
     /// - Complexity: O(*n*).
     package static func blockBoundaries(_ columns: SampleColumns) -> [Range<Int>] {
@@ -60,7 +62,7 @@ package enum ColumnCodec {
         for row in 1..<max(columns.count, 1) {
             let rows = row - blockStart
             let newHour = hour(of: columns, row) != hour(of: columns, row - 1)
-            if rows >= maximumBlockRows || (newHour && (rows >= minimumBlockRows || hourFillsBlock(columns, from: row))) {
+            if rows >= maximumBlockRows || (newHour && (rows >= minimumBlockRows || (blockStart == 0 && hourFillsBlock(columns, from: row)))) {
                 ranges.append(blockStart..<row)
                 blockStart = row
             }
