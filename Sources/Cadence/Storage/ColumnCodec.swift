@@ -48,24 +48,68 @@ package enum ColumnCodec {
     ///
     /// Blocks end on UTC hour boundaries once they hold ``minimumBlockRows`` rows, so with regular
     /// data a block covers whole hours, and hourly or daily intervals in whole-hour time zones
-    /// contain whole blocks: their summaries answer without decoding.
+    /// contain whole blocks: their summaries answer without decoding. The first block also ends,
+    /// however few its rows, at the first hour edge when the hour after it holds
+    /// ``minimumBlockRows`` rows: the tail of an hour a chunk starts late in is then a block of its
+    /// own rather than the head of a block of two hours, which would need hour summaries (two
+    /// entries cost more than its block summary). Later blocks are not cut so: where sparse rows
+    /// precede dense hours (a workout in a day of spot readings) the extra blocks cost more than
+    /// the hour summaries they spare.
     ///
     /// - Complexity: O(*n*).
     package static func blockBoundaries(_ columns: SampleColumns) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var blockStart = 0
-        let hour: Int64 = 3_600_000_000
         for row in 1..<max(columns.count, 1) {
             let rows = row - blockStart
-            let newHour = TimestampArithmetic.floorDivide(columns.start[row], hour)
-                != TimestampArithmetic.floorDivide(columns.start[row - 1], hour)
-            if rows >= maximumBlockRows || (rows >= minimumBlockRows && newHour) {
+            let newHour = hour(of: columns, row) != hour(of: columns, row - 1)
+            if rows >= maximumBlockRows || (newHour && (rows >= minimumBlockRows || (blockStart == 0 && hourFillsBlock(columns, from: row)))) {
                 ranges.append(blockStart..<row)
                 blockStart = row
             }
         }
         if columns.count > 0 { ranges.append(blockStart..<columns.count) }
         return ranges
+    }
+
+    /// Where sorted `columns` are cut into chunks of at most `capacity` rows.
+    ///
+    /// A chunk that is not the last ends at the last UTC hour edge among its final `capacity / 64`
+    /// rows when there is one, so that its neighbour starts on a whole hour: with regular data a
+    /// chunk then holds whole hours, and neither it nor its neighbour has a short block at the edge
+    /// (a block summary each) or an hour split between two chunks. It gives up at most 1/64 of its
+    /// capacity; small capacities (under 64 rows) cut exactly at the capacity.
+    ///
+    /// - Complexity: O(*n*).
+    package static func chunkBoundaries(_ columns: SampleColumns, capacity: Int) -> [Range<Int>] {
+        let capacity = max(capacity, 1)
+        var ranges: [Range<Int>] = []
+        var offset = 0
+        while offset < columns.count {
+            var end = min(columns.count, offset + capacity)
+            if end < columns.count {
+                let earliest = end - capacity / 64
+                var edge = end
+                while edge > earliest, hour(of: columns, edge) == hour(of: columns, edge - 1) { edge -= 1 }
+                if edge > earliest { end = edge }
+            }
+            ranges.append(offset..<end)
+            offset = end
+        }
+        return ranges
+    }
+
+    /// The UTC hour in which row `row` starts.
+    @inline(__always)
+    private static func hour(of columns: SampleColumns, _ row: Int) -> Int64 {
+        TimestampArithmetic.floorDivide(columns.start[row], HourSummaries.hour)
+    }
+
+    /// Whether the sorted rows from `row` (the first of its UTC hour) on hold ``minimumBlockRows``
+    /// rows of that hour.
+    private static func hourFillsBlock(_ columns: SampleColumns, from row: Int) -> Bool {
+        let last = row + minimumBlockRows - 1
+        return last < columns.count && hour(of: columns, last) == hour(of: columns, row)
     }
 
     /// Encodes the query columns (the rows' order is kept) as independently decodable blocks

@@ -50,7 +50,8 @@ public final class HealthStore: Sendable {
         public var refreshInterval: TimeInterval = 0.2
         /// Unflushed samples (all types) after which a save flushes the head into chunk files.
         public var flushThreshold = 2_000_000
-        /// The most samples in one chunk file.
+        /// The most samples in one chunk file (a chunk may end a little earlier, on a UTC hour
+        /// edge, so that the next starts on a whole hour).
         public var chunkCapacity = 65_536
         /// Unflushed bytes (all types: columns, metadata and payloads such as workout routes, roughly
         /// counted) after which a save flushes the head into chunk files, so that a few samples with

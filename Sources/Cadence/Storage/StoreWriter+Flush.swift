@@ -55,13 +55,10 @@ extension StoreWriter {
                 columns = columns.selecting((0..<columns.count).filter { !type.hiddenSequences.contains(columns.sequence[$0]) })
             }
             columns = columns.sortedByStart()
-            var offset = 0
             rewritten[identifier] = 0
-            while offset < columns.count {
-                let rows = offset..<min(columns.count, offset + options.chunkCapacity)
+            for rows in ColumnCodec.chunkBoundaries(columns, capacity: options.chunkCapacity) {
                 pieces.append((identifier, type.type.aggregationStyle, rows.count == columns.count ? columns : columns.selecting(rows)))
                 rewritten[identifier, default: 0] += 1
-                offset = rows.upperBound
             }
         }
         // A piece whose sections would be over the limit is cut into more chunks.
