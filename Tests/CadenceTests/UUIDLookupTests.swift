@@ -82,4 +82,51 @@ struct UUIDLookupTests {
         #expect(Set(found.map(\.uuid)) == several)
         #expect(try store.execute(SampleQuery(workoutsMatching: .uuids([UUID()]))).isEmpty)
     }
+
+    @Test("Workouts read by UUID, with their routes, are those saved: several chunks, the head, deletions, limits",
+          arguments: [UInt64(21), 22, 23])
+    func workoutsByUUIDMatchTheSaved(seed: UInt64) throws {
+        var random = TestRandom(seed: seed)
+        let store = HealthStore.inMemory(chunkCapacity: 6, flushThreshold: 1_000)
+        // In save order: the naive reference breaks ties of start by it.
+        var saved: [Workout] = []
+        for round in 0..<6 {
+            let workouts = try PayloadSectionTests.randomWorkouts(&random, count: Int.random(in: 1...12, using: &random),
+                                                                  maxPoints: 60)
+            try store.save(workouts)
+            saved += workouts
+            // The last rounds stay in the head, unflushed.
+            if round < 4 { try store.flush() }
+            if Bool.random(using: &random), let doomed = saved.randomElement(using: &random) {
+                try store.deleteSamples(withUUIDs: [doomed.uuid])
+                saved.removeAll { $0.uuid == doomed.uuid }
+            }
+        }
+        #expect(try #require(store.snapshot().types[Workout.typeIdentifier]).chunks.count > 3)
+        let deleted = Set(try store.execute(AnchoredObjectQuery(workoutsMatching: .all)).deletedObjects.map(\.uuid))
+        for _ in 0..<30 {
+            var asked = Set(saved.filter { _ in Int.random(in: 0..<6, using: &random) == 0 }.map(\.uuid))
+            // Unknown and deleted UUIDs find nothing.
+            if Bool.random(using: &random) { asked.insert(UUID(high: random.next(), low: random.next(), version: 4)) }
+            if Bool.random(using: &random), let gone = deleted.randomElement(using: &random) { asked.insert(gone) }
+            let ascending = Bool.random(using: &random)
+            let limit = Int.random(in: 0...4, using: &random)
+            let expected = saved.enumerated().filter { asked.contains($0.element.uuid) }.sorted { left, right in
+                left.element.startDate != right.element.startDate
+                    ? (ascending == (left.element.startDate < right.element.startDate))
+                    : left.offset < right.offset
+            }.map(\.element)
+            let found = try store.execute(SampleQuery(workoutsMatching: .uuids(asked), limit: limit,
+                                                      sortDescriptors: [.startDate(ascending: ascending)],
+                                                      includingRoutes: true))
+            #expect(found == Array(limit > 0 ? expected.prefix(limit) : expected[...]))
+            let listed = try store.execute(SampleQuery(workoutsMatching: .uuids(asked),
+                                                       sortDescriptors: [.startDate(ascending: ascending)]))
+            #expect(listed == PayloadSectionTests.withoutRoutes(expected))
+            let page = try store.execute(AnchoredObjectQuery(workoutsMatching: .uuids(asked), includingRoutes: true))
+            #expect(Set(page.samples) == Set(expected))
+            let merged = try store.execute(MergedSampleQuery([SampleQuery(workoutsMatching: .uuids(asked), includingRoutes: true)]))
+            #expect(Set(merged) == Set(expected))
+        }
+    }
 }
