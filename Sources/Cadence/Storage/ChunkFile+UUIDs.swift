@@ -27,15 +27,7 @@ extension ChunkFile {
         // The column: a count, then per UUID a row gap (a varint of at most 10 bytes) and 16 bytes.
         let (prefix, overflow) = count.multipliedReportingOverflow(by: 26)
         let length = overflow ? rawLength : min(rawLength, prefix + 10)
-        guard length <= compressed.count * LZ4Codec.maximumExpansion + 16 else {
-            throw CadenceError(.corruptFile, "an LZ4 block of \(compressed.count) bytes claims \(rawLength) bytes", path: path)
-        }
-        var column = [UInt8](repeating: 0, count: length)
-        try compressed.withUnsafeBytes { source in
-            try column.withUnsafeMutableBytes {
-                try LZ4Codec.decompress(source, into: $0, whole: length == rawLength, path: path)
-            }
-        }
+        let column = try LZ4Codec.decompress(compressed, decompressedCount: rawLength, prefix: length, path: path)
         var raw = BinaryReader(column, path: path)
         let explicitCount = try raw.readCount(minimumItemSize: 17)
         guard explicitCount == count else { return nil }
