@@ -13,8 +13,9 @@ import Testing
 /// the UUIDs, and answers as a full decode does.
 @Suite("Lookups by UUID")
 struct UUIDLookupTests {
-    /// Random sorted columns, every row with an explicit UUID unless `everyRow` is false, and
-    /// metadata large enough that the detail section is far longer than its UUID column.
+    /// Random sorted columns, every row with an explicit UUID unless `everyRow` is false,
+    /// metadata large enough that the detail section is far longer than its UUID column (some
+    /// rows sharing theirs), and a payload in about one row in three.
     static func columns(count: Int, seed: UInt64, everyRow: Bool = true) -> SampleColumns {
         var random = TestRandom(seed: seed)
         var columns = SampleColumns()
@@ -24,7 +25,8 @@ struct UUIDLookupTests {
             let uuid = UUID(high: UInt64.random(in: 0...UInt64.max, using: &random), low: UInt64.random(in: 0...UInt64.max, using: &random))
             columns.append(start: start, end: start + 60_000_000, value: Double(row), provenance: 0, sequence: Int64(row),
                            uuid: everyRow || row % 7 != 3 ? uuid : nil,
-                           metadata: ["note": String(repeating: "\(row)-", count: Int.random(in: 0...40, using: &random))])
+                           metadata: ["note": String(repeating: "\(row % 50)-", count: Int.random(in: 0...40, using: &random))],
+                           payload: row % 3 == 0 ? [UInt8(row & 0xFF), 7, UInt8(truncatingIfNeeded: row >> 8)] : [])
         }
         return columns.sortedByStart()
     }
@@ -39,6 +41,32 @@ struct UUIDLookupTests {
         let naive = (0..<columns.count).filter { columns.explicitUUID(at: $0).map(asked.contains) == true }
         #expect(try file.rows(withExplicitUUIDsIn: asked) == naive)
         #expect(try file.rows(withExplicitUUIDsIn: [UUID()]) == [])
+        // Decoded alone, the rows are what decoding every row gives for them, payloads included.
+        let found = try #require(try file.decodeRows(withExplicitUUIDsIn: asked))
+        let all = try file.decodeAllColumns()
+        #expect(try (0..<found.count).map { try Row(found, $0) } == naive.map { try Row(all, $0) })
+        #expect(try file.decodeRows(withExplicitUUIDsIn: [UUID()])?.isEmpty == true)
+    }
+
+    /// Every field of a row, for comparing rows of different columns.
+    struct Row: Equatable {
+        var start, end, sequence: Int64
+        var value: Double
+        var provenance: UInt32
+        var flags: UInt8
+        var uuid: UUID?
+        var creation: Int64?
+        var metadata: [String: String]
+        var occurrence: UInt32
+        var deviceAddress: UInt64
+        var payload: [UInt8]?
+
+        init(_ columns: SampleColumns, _ row: Int) throws {
+            (start, end, sequence, value) = (columns.start[row], columns.end[row], columns.sequence[row], columns.value[row])
+            (provenance, flags, uuid) = (columns.provenance[row], columns.flags(at: row), columns.explicitUUID(at: row))
+            (creation, metadata, occurrence) = (columns.creation(at: row), columns.metadata(at: row), columns.occurrence(at: row))
+            (deviceAddress, payload) = (columns.deviceAddress(at: row), try columns.payload(at: row))
+        }
     }
 
     @Test("A chunk with a row without an explicit UUID is left to the full decode")
