@@ -74,7 +74,24 @@ enum ChunkFuzzer {
         guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns(readingPayloads: true) })
         else { return }
         if all.count != chunk.count { fuzzFailure("decoded \(all.count) rows of a \(chunk.count)-row chunk") }
+        decodeRowsByUUID(chunk, all: all)
         roundTrip(all, typeIdentifier: chunk.typeIdentifier)
+    }
+
+    /// Decodes the rows of two UUIDs alone: each must be a row the full decode gives, metadata included.
+    static func decodeRowsByUUID(_ chunk: ChunkFile, all: SampleColumns) {
+        let asked = Set([0, all.count / 2].filter { $0 < all.count }.compactMap(all.explicitUUID(at:)))
+        guard let found = expectingCadenceErrors("decodeRows", { try chunk.decodeRows(withExplicitUUIDsIn: asked) }),
+              let found else { return }
+        for row in 0..<found.count {
+            let same = (0..<all.count).contains { full in
+                all.explicitUUID(at: full) == found.explicitUUID(at: row) && all.metadata(at: full) == found.metadata(at: row)
+                    && all.start[full] == found.start[row] && all.sequence[full] == found.sequence[row]
+            }
+            if !same || found.explicitUUID(at: row).map(asked.contains) != true {
+                fuzzFailure("row \(row) decoded by UUID is not a row of the full decode")
+            }
+        }
     }
 
     /// Reads a chunk's payloads one by one and all at once; both must agree.

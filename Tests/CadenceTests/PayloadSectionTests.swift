@@ -187,6 +187,14 @@ struct PayloadSectionTests {
         #expect(try Self.read(reader, routes: false) == Self.withoutRoutes(workouts.sorted { $0.uuid.uuidString < $1.uuid.uuidString }))
         let error = expectCadenceError(.corruptFile) { _ = try Self.read(reader, routes: true) }
         #expect(error?.path == path)
+        // Read by UUID, a route in the damaged block fails the same way; the workout alone still reads.
+        // (The last payload in row order is in the last block.)
+        let last = try #require(workouts.filter { !$0.routes.isEmpty }.max { $0.startDate < $1.startDate })
+        let byUUID = expectCadenceError(.corruptFile) {
+            _ = try reader.execute(SampleQuery(workoutsMatching: .uuids([last.uuid]), includingRoutes: true))
+        }
+        #expect(byUUID?.path == path)
+        #expect(try reader.execute(SampleQuery(workoutsMatching: .uuids([last.uuid]))) == Self.withoutRoutes([last]))
         #expect(reader.verify().map(\.path) == [path])
         try reader.close()
 

@@ -74,6 +74,20 @@ public struct LocationSeries: Hashable, Sendable {
         for location in locations { append(location) }
     }
 
+    /// A series of whole columns, as stored; every column holds one value a point, so all are
+    /// as long as `timestamps` (a decoder reads each with the same count).
+    package init(timestamps: [Timestamp], latitudes: [Double], longitudes: [Double], altitudes: [Double],
+                 speeds: [Double], courses: [Double], horizontalAccuracies: [Double], verticalAccuracies: [Double]) {
+        self.timestamps = timestamps
+        self.latitudes = latitudes
+        self.longitudes = longitudes
+        self.altitudes = altitudes
+        self.speeds = speeds
+        self.courses = courses
+        self.horizontalAccuracies = horizontalAccuracies
+        self.verticalAccuracies = verticalAccuracies
+    }
+
     /// The number of points.
     public var count: Int { timestamps.count }
 

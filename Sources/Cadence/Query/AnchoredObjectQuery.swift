@@ -157,7 +157,7 @@ extension HealthStore {
         }
         // Each item is a sample (`index` into `samples`) or a deleted object (`-1 - index` into
         // `deletions`): plain keys, so sorting moves no generic value.
-        var samples: [Sample] = []
+        var listing = SampleListing<Sample>()
         var deletions: [DeletedObject] = []
         var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
@@ -165,10 +165,11 @@ extension HealthStore {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
             let reader = query.reading.prepare(snapshot, type)
+            let keepsRows = query.reading.complete != nil
             try type.forEachSelectedRow(plan) { columns, row in
                 guard columns.sequence[row] > after, let sample = reader(columns, row) else { return }
-                items.append((columns.sequence[row], samples.count))
-                samples.append(sample)
+                items.append((columns.sequence[row], listing.samples.count))
+                listing.append(sample, from: keepsRows ? StoredRow(columns: columns, row: row) : nil)
             }
         }
         for identifier in query.reading.identifiers {
@@ -189,9 +190,9 @@ extension HealthStore {
             anchor: QueryAnchor(storeIdentifier: snapshot.storeIdentifier,
                                 sequence: hasMore ? page.last?.sequence ?? after : max(after, snapshot.lastSequence)),
             hasMore: hasMore)
-        result.samples = page.filter { $0.index >= 0 }.map { samples[$0.index] }
+        result.samples = try listing.completed(page.filter { $0.index >= 0 }.map(\.index), by: query.reading,
+                                               snapshot: snapshot)
         result.deletedObjects = page.filter { $0.index < 0 }.map { deletions[-1 - $0.index] }
-        result.samples = try query.reading.complete?(result.samples, snapshot) ?? result.samples
         return result
     }
 }

@@ -120,9 +120,10 @@ extension AnchoredObjectQuery where Sample == ClinicalRecord {
 extension SampleReading {
     /// Samples of the series `identifier` that carry their bytes as a row payload (documents and
     /// clinical records): `make` builds a sample from a row's parts, and only when `includingData`
-    /// are the bodies of the listed samples read (``StoredPayloads``), then given to `attach`.
+    /// are the bodies of the listed samples read, each from the payload of the row the listing
+    /// found it in (only the payload blocks that hold them are decompressed), then given to `attach`.
     fileprivate static func carryingPayloads(
-        _ identifier: String, includingData: Bool, uuid: @escaping @Sendable (Sample) -> UUID,
+        _ identifier: String, includingData: Bool,
         make: @escaping @Sendable (StoredSample.RowParts) -> Sample,
         attach: @escaping @Sendable (inout Sample, Data?) -> Void
     ) -> SampleReading {
@@ -133,11 +134,10 @@ extension SampleReading {
                 StoredSample.RowParts(columns, row, provenances: &provenances, identity: identity).map(make)
             }
         }
-        let withData: @Sendable ([Sample], StoreSnapshot) throws -> [Sample] = { samples, snapshot in
-            let bodies = try StoredPayloads.read(samples.map(uuid), of: identifier, snapshot: snapshot)
-            return samples.map { sample in
+        let withData: Completion = { samples, rows, _ in
+            try zip(samples, rows).map { sample, stored in
                 var completed = sample
-                attach(&completed, bodies[uuid(sample)].map { Data($0) })
+                attach(&completed, try stored.columns.payload(at: stored.row).map { Data($0) })
                 return completed
             }
         }
@@ -147,9 +147,9 @@ extension SampleReading {
 }
 
 extension SampleReading where Sample == CDADocumentSample {
-    /// CDA documents, their bodies read (``StoredPayloads``) for the listed ones only when `includingData`.
+    /// CDA documents, their bodies read for the listed ones only when `includingData`.
     package static func documents(includingData: Bool) -> SampleReading {
-        carryingPayloads(CDADocumentSample.typeIdentifier, includingData: includingData, uuid: { $0.uuid }, make: { parts in
+        carryingPayloads(CDADocumentSample.typeIdentifier, includingData: includingData, make: { parts in
             let fields = parts.attributes
             return CDADocumentSample(
                 uuid: parts.uuid, title: fields[KindAttributes.documentTitle] ?? "",
@@ -165,7 +165,7 @@ extension SampleReading where Sample == CDADocumentSample {
 extension SampleReading where Sample == ClinicalRecord {
     /// Clinical records of `type`, their JSON read for the listed ones only when `includingData`.
     package static func clinicalRecords(_ type: ClinicalType, includingData: Bool) -> SampleReading {
-        carryingPayloads(type.identifier, includingData: includingData, uuid: { $0.uuid }, make: { parts in
+        carryingPayloads(type.identifier, includingData: includingData, make: { parts in
             let fields = parts.attributes
             let resourceType = fields[KindAttributes.clinicalResourceType] ?? ""
             return ClinicalRecord(
@@ -174,25 +174,5 @@ extension SampleReading where Sample == ClinicalRecord {
                 version: fields[KindAttributes.clinicalVersion], startDate: parts.start, endDate: parts.end,
                 source: parts.provenance.source, metadata: parts.metadata, resourceData: nil)
         }, attach: { $0.resourceData = $1 })
-    }
-}
-
-/// The payloads of listed samples, read after the listing is cut to its limit.
-enum StoredPayloads {
-    /// The payloads of the rows of series `identifier` whose UUIDs are `uuids`, through a UUID
-    /// listing; only the payload blocks that hold them are decompressed.
-    ///
-    /// - Throws: ``CadenceError/Code/corruptFile`` naming the chunk file when a payload is damaged.
-    static func read(_ uuids: [UUID], of identifier: String, snapshot: StoreSnapshot) throws -> [UUID: [UInt8]] {
-        guard let stored = snapshot.types[identifier], !uuids.isEmpty else { return [:] }
-        let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
-        var payloads: [UUID: [UInt8]] = [:]
-        let plan = ScanPlan(listing: .uuids(uuids), of: stored, provenances: snapshot.provenances)
-        try stored.forEachSelectedRow(plan) { columns, row in
-            if let payload = try columns.payload(at: row) {
-                payloads[identity.uuid(of: columns, row: row, metadataDigests: nil)] = payload
-            }
-        }
-        return payloads
     }
 }

@@ -67,10 +67,10 @@ extension HealthStore {
             }
             if query.limit > 0 { merged = Array(merged.prefix(query.limit)) }
             // Each part completes its own samples (a correlation's members), then they go back in place.
-            var selected = [[Sample]](repeating: [], count: listings.count)
-            for entry in merged { selected[entry.part].append(listings[entry.part].samples[entry.row.index]) }
+            var selected = [[Int]](repeating: [], count: listings.count)
+            for entry in merged { selected[entry.part].append(entry.row.index) }
             let completed = try selected.indices.map { part in
-                try query.parts[part].reading.complete?(selected[part], snapshot) ?? selected[part]
+                try listings[part].completed(selected[part], by: query.parts[part].reading, snapshot: snapshot)
             }
             var next = Array(repeating: 0, count: listings.count)
             return merged.map { entry in

@@ -90,35 +90,57 @@ extension HealthStore {
     /// The samples `query` selects on `snapshot`, completed.
     static func samples<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
         let listing = try listing(query, snapshot: snapshot)
-        let selected = listing.rows.map { listing.samples[$0.index] }
-        return try query.reading.complete?(selected, snapshot) ?? selected
+        return try listing.completed(listing.rows.map(\.index), by: query.reading, snapshot: snapshot)
     }
 
     /// The samples `query` selects and their rows in its order, its limit applied; the samples are
     /// not yet completed (``SampleReading/complete``).
-    static func listing<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws
-        -> (samples: [Sample], rows: ArraySlice<ListedRow>)
-    {
+    static func listing<Sample>(_ query: SampleQuery<Sample>, snapshot: StoreSnapshot) throws -> SampleListing<Sample> {
         try query.reading.validate(query.predicate)
         // The samples, and plain sort keys that refer to them (sorting moves no generic value).
-        var samples: [Sample] = []
+        var listing = SampleListing<Sample>()
         var rows: [ListedRow] = []
         for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
             let plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             let reader = query.reading.prepare(snapshot, type)
+            let keepsRows = query.reading.complete != nil
             try type.forEachSelectedRow(plan) { columns, row in
                 guard let sample = reader(columns, row) else { return }
                 rows.append(ListedRow(start: columns.start[row], end: columns.end[row], sequence: columns.sequence[row],
-                                      index: samples.count))
-                samples.append(sample)
+                                      index: listing.samples.count))
+                listing.append(sample, from: keepsRows ? StoredRow(columns: columns, row: row) : nil)
             }
         }
         if query.keyPathSortDescriptors.isEmpty {
             rows.sort(by: ListedRow.order(query.sortDescriptors))
         } else {
+            let samples = listing.samples
             rows.sort(by: ListedRow.order(query.keyPathSortDescriptors) { samples[$0.index] })
         }
-        return (samples, query.limit > 0 ? rows.prefix(query.limit) : rows[...])
+        listing.rows = query.limit > 0 ? rows.prefix(query.limit) : rows[...]
+        return listing
+    }
+}
+
+/// The samples a listing read, before it completes those it keeps.
+struct SampleListing<Sample> {
+    /// The samples, in the order they were read.
+    var samples: [Sample] = []
+    /// The row each sample was read from, when the reading completes its samples (else empty).
+    var stored: [StoredRow] = []
+    /// The samples kept, in the query's order, its limit applied (for a sample query).
+    var rows: ArraySlice<ListedRow> = []
+
+    mutating func append(_ sample: Sample, from row: StoredRow?) {
+        samples.append(sample)
+        if let row { stored.append(row) }
+    }
+
+    /// The samples at `indexes` (into ``samples``), in that order, completed by `reading`.
+    func completed(_ indexes: [Int], by reading: SampleReading<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
+        let selected = indexes.map { samples[$0] }
+        guard let complete = reading.complete else { return selected }
+        return try complete(selected, indexes.map { stored[$0] }, snapshot)
     }
 }
 
@@ -197,8 +219,8 @@ extension SampleQuery where Sample == Workout {
     /// are stored apart from the workouts so that a listing reads none
     /// (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
     ///
-    /// - Complexity: Reading routes adds a pass over the listed workouts' rows, and decodes only
-    ///   the payload blocks that hold their routes.
+    /// - Complexity: Reading routes reads each listed workout's payload from the row the listing
+    ///   found it in, decoding only the payload blocks that hold the routes.
     public init(workoutsMatching predicate: SamplePredicate = .all, limit: Int = 0,
                 sortDescriptors: [SampleSortDescriptor] = [], includingRoutes: Bool = false) {
         self.init(reading: .workouts(includingRoutes: includingRoutes), predicate: predicate, limit: limit,

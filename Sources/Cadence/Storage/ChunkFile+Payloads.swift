@@ -48,14 +48,20 @@ extension ChunkFile {
 /// payload is asked for.
 package final class ChunkPayloads: Sendable {
     private let file: ChunkFile
+    /// The chunk's row of each row asked about, when the rows were decoded alone (else the same).
+    private let fileRows: [Int]?
     private let section = Mutex<PayloadSection??>(nil)
 
-    init(_ file: ChunkFile) { self.file = file }
+    /// The payloads of `file`'s rows, or of its rows `fileRows` alone, in that order.
+    init(_ file: ChunkFile, rows fileRows: [Int]? = nil) {
+        self.file = file
+        self.fileRows = fileRows
+    }
 
     /// The chunk file, for error messages.
     package var path: String { file.path }
 
-    /// The payload of `row`, or `nil` when it has none.
+    /// The payload of `row` (counted among the rows these are the payloads of), or `nil` when it has none.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when the directory or the
     ///   block is damaged.
@@ -68,7 +74,8 @@ package final class ChunkPayloads: Sendable {
             read = try file.payloads()
             section.withLock { $0 = .some(read) }
         }
-        return try read?.payload(atRow: row)
+        guard let fileRows else { return try read?.payload(atRow: row) }
+        return fileRows.indices.contains(row) ? try read?.payload(atRow: fileRows[row]) : nil
     }
 }
 

@@ -358,12 +358,19 @@ package struct ChunkFile: Sendable {
         var columns = SampleColumns()
         try decodeQueryColumns(into: &columns)
         var reader = BinaryReader(bytes, path: path, range: detailRange)
-        let raw = try ChecksummedSection.readCompressed(&reader, name: "detail columns")
-        var rawReader = BinaryReader(raw, path: path)
-        try ColumnCodec.decodeDetailColumns(&rawReader, into: &columns, deviceAddresses: version >= 5 ? .present : .absent)
-        guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
+        try decodeDetailColumns(try ChecksummedSection.readCompressed(&reader, name: "detail columns"), into: &columns)
         try attachPayloads(to: &columns, reading: readingPayloads)
         return columns
+    }
+
+    /// Decodes the decompressed detail section `raw` into `columns`, whose query columns are
+    /// decoded (see ``ColumnCodec/decodeDetailColumns(_:into:deviceAddresses:metadataRows:)`` for
+    /// `metadataRows`).
+    func decodeDetailColumns(_ raw: [UInt8], into columns: inout SampleColumns, metadataRows: [Int]? = nil) throws {
+        var reader = BinaryReader(raw, path: path)
+        try ColumnCodec.decodeDetailColumns(&reader, into: &columns, deviceAddresses: version >= 5 ? .present : .absent,
+                                            metadataRows: metadataRows)
+        guard reader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
     }
 
     /// The payload section's directory (see `ChunkFile+Payloads.swift`), or `nil` for a file

@@ -397,8 +397,13 @@ package enum ColumnCodec {
     }
 
     /// Decodes the detail columns of `columns` (whose query columns are already decoded).
+    ///
+    /// - Parameter metadataRows: When given, only the metadata dictionaries these rows refer to
+    ///   are made (the others are stepped over and left empty): for a reader that keeps these
+    ///   rows alone, so that the strings of the rest are never built.
     package static func decodeDetailColumns(_ reader: inout BinaryReader, into columns: inout SampleColumns,
-                                            deviceAddresses: DeviceAddressColumn = .trailing) throws {
+                                            deviceAddresses: DeviceAddressColumn = .trailing,
+                                            metadataRows: [Int]? = nil) throws {
         let count = columns.count
         let explicitCount = try reader.readCount(minimumItemSize: 17)
         columns.explicitUUIDs = []
@@ -425,17 +430,36 @@ package enum ColumnCodec {
         columns.metadataSets = []
         columns.metadataIndex = []
         if setCount > 0 {
+            // Where each set's pairs begin, when only some sets are made, once the index says which.
+            var setStarts: [Int] = []
             for _ in 0..<setCount {
+                let start = reader.offset
                 let pairs = try reader.readCount(minimumItemSize: 2)
-                var set: [String: String] = [:]
-                for _ in 0..<pairs { set[try reader.readString()] = try reader.readString() }
-                columns.metadataSets.append(set)
+                if metadataRows == nil {
+                    var set = [String: String](minimumCapacity: pairs)
+                    for _ in 0..<pairs { set[try reader.readString()] = try reader.readString() }
+                    columns.metadataSets.append(set)
+                } else {
+                    setStarts.append(start)
+                    for _ in 0..<2 * pairs { _ = try reader.readBlock() }
+                }
             }
             var indexes = [Int64](repeating: 0, count: count)
             try indexes.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
             columns.metadataIndex = try indexes.map {
                 guard $0 >= 0, $0 <= Int64(setCount) else { throw reader.corrupt("metadata index out of range") }
                 return Int32($0)
+            }
+            if let metadataRows {
+                columns.metadataSets = [[String: String]](repeating: [:], count: setCount)
+                for row in metadataRows where row >= 0 && row < count && columns.metadataIndex[row] > 0 {
+                    let set = Int(columns.metadataIndex[row]) - 1
+                    guard columns.metadataSets[set].isEmpty else { continue }
+                    var pairs = BinaryReader(reader, range: setStarts[set]..<reader.offset)
+                    for _ in 0..<(try pairs.readCount(minimumItemSize: 2)) {
+                        columns.metadataSets[set][try pairs.readString()] = try pairs.readString()
+                    }
+                }
             }
         }
         let repeatedCount = try reader.readCount(minimumItemSize: 2)

@@ -60,20 +60,26 @@ package enum LZ4Codec {
     /// LZ4 expands a block at most this many times (a match adds at most 255 bytes a byte).
     static let maximumExpansion = 255
 
-    /// Decompresses into a new array of `decompressedCount` bytes.
+    /// Decompresses a block of `decompressedCount` bytes into a new array, or only its first
+    /// `prefix` bytes when given (no more than `decompressedCount`).
     ///
     /// A count that `input` cannot expand to is refused before anything is allocated, so a
-    /// damaged length cannot make us allocate gigabytes.
-    package static func decompress(_ input: ArraySlice<UInt8>, decompressedCount: Int, path: String) throws -> [UInt8] {
+    /// damaged length cannot make us allocate gigabytes. The array is not zeroed first: LZ4
+    /// writes every byte it returns.
+    package static func decompress(_ input: ArraySlice<UInt8>, decompressedCount: Int, prefix: Int? = nil,
+                                   path: String) throws -> [UInt8] {
         guard decompressedCount >= 0, decompressedCount <= 1 << 31,
               decompressedCount <= input.count * maximumExpansion + 16 else {
             throw CadenceError(.corruptFile, "an LZ4 block of \(input.count) bytes claims \(decompressedCount) bytes",
                                path: path)
         }
-        var output = [UInt8](repeating: 0, count: decompressedCount)
-        try input.withUnsafeBytes { source in
-            try output.withUnsafeMutableBytes { try decompress(source, into: $0, path: path) }
+        let length = min(max(prefix ?? decompressedCount, 0), decompressedCount)
+        return try input.withUnsafeBytes { source in
+            try [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+                try decompress(source, into: UnsafeMutableRawBufferPointer(buffer), whole: length == decompressedCount,
+                               path: path)
+                initialized = length
+            }
         }
-        return output
     }
 }

@@ -172,19 +172,22 @@ package struct PayloadSection: Sendable {
     /// The number of payload blocks.
     package var blockCount: Int { blockRanges.count }
 
-    /// Decompresses block `index`, checking its checksum.
+    /// Decompresses block `index`, or only its first `prefix` bytes, checking the checksum of
+    /// its whole compressed bytes.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file.
-    package func block(_ index: Int) throws -> [UInt8] {
+    package func block(_ index: Int, prefix: Int? = nil) throws -> [UInt8] {
         var reader = BinaryReader(bytes, path: path, range: blockRanges[index])
-        let raw = try ChecksummedSection.readCompressed(&reader, name: "payload block \(index)")
-        guard raw.count == blockLengths[index] else {
+        let rawLength = Int(try reader.read(UInt32.self))
+        guard rawLength == blockLengths[index] else {
             throw CadenceError(.corruptFile, "payload block \(index) is not the length its directory says", path: path)
         }
-        return raw
+        let compressed = try ChecksummedSection.read(&reader, name: "payload block \(index)")
+        return try LZ4Codec.decompress(compressed, decompressedCount: rawLength, prefix: prefix, path: path)
     }
 
-    /// The payload of `row`, or `nil` when it has none; only its block is decompressed.
+    /// The payload of `row`, or `nil` when it has none; only its block is decompressed, and of it
+    /// only as far as the payload reaches.
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` naming the file when the block is damaged.
     /// - Complexity: O(log *p*) to find it, plus O(*s*) for a block of *s* bytes.
@@ -192,8 +195,9 @@ package struct PayloadSection: Sendable {
         let index = rows.partitionPoint { $0 >= row }
         guard index < rows.count, rows[index] == row else { return nil }
         let location = locations[index]
-        let block = try block(location.block)
-        return Array(block[location.offset..<location.offset + location.length])
+        let end = location.offset + location.length
+        let block = try block(location.block, prefix: end)
+        return location.offset == 0 ? block : Array(block[location.offset..<end])
     }
 
     /// Every row's payload (an empty array for a row without one), each block decompressed once.

@@ -293,19 +293,23 @@ extension BinaryReader {
             route.metadata = try readMetadata()
             route.filePath = try readOptionalString()
             let count = try readCount(minimumItemSize: 64)
-            let timestamps: [Timestamp] = try (0..<count).map { _ in try read() }
-            var columns: [[Double]] = []
-            for _ in 0..<7 { columns.append(try (0..<count).map { _ in try readDouble() }) }
-            var points = LocationSeries()
-            points.reserveCapacity(count)
-            for index in 0..<count {
-                points.append(LocationSeries.Location(
-                    timestamp: timestamps[index], latitude: columns[0][index], longitude: columns[1][index],
-                    altitude: columns[2][index], speed: columns[3][index], course: columns[4][index],
-                    horizontalAccuracy: columns[5][index], verticalAccuracy: columns[6][index]))
-            }
-            route.locations = points
+            // Each column is read whole, straight into the series' own arrays.
+            let timestamps = try readColumn(count: count) { Timestamp(bitPattern: $0) }
+            var doubles: [[Double]] = []
+            for _ in 0..<7 { doubles.append(try readColumn(count: count) { Double(bitPattern: $0) }) }
+            route.locations = LocationSeries(
+                timestamps: timestamps, latitudes: doubles[0], longitudes: doubles[1], altitudes: doubles[2],
+                speeds: doubles[3], courses: doubles[4], horizontalAccuracies: doubles[5], verticalAccuracies: doubles[6])
             return route
+        }
+    }
+
+    /// `count` little-endian 8-byte values, each made into an element by `make`, with one bounds check.
+    private mutating func readColumn<Element>(count: Int, _ make: (UInt64) -> Element) throws -> [Element] {
+        let (byteCount, overflow) = count.multipliedReportingOverflow(by: 8)
+        guard !overflow else { throw corrupt("count \(count) exceeds the data") }
+        return try readBytes(byteCount).withUnsafeBytes { raw in
+            (0..<count).map { make(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 &* 8, as: UInt64.self))) }
         }
     }
 

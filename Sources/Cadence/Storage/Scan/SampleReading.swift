@@ -23,12 +23,16 @@ package struct SampleReading<Sample>: Sendable {
     package let validate: @Sendable (SamplePredicate) throws -> Void
     /// Prepares the row reader for a snapshot and the type's storage.
     package let prepare: @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader
-    /// Completes the samples a listing read (a correlation's members); `nil` when nothing is added.
-    package var complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])?
+    /// Completes the samples a listing kept, once cut to its limit (a correlation's members, a
+    /// workout's routes), given the row each was read from; `nil` when nothing is added.
+    package var complete: Completion?
+
+    /// Completes listed samples; the stored rows are the samples' own, one each, in order.
+    package typealias Completion = @Sendable (_ samples: [Sample], _ rows: [StoredRow], StoreSnapshot) throws -> [Sample]
 
     package init(identifier: String, validate: @escaping @Sendable (SamplePredicate) throws -> Void = { _ in },
                  prepare: @escaping @Sendable (StoreSnapshot, TypeSnapshot) -> RowReader,
-                 complete: (@Sendable ([Sample], StoreSnapshot) throws -> [Sample])? = nil) {
+                 complete: Completion? = nil) {
         self.identifier = identifier
         identifiers = [identifier]
         self.validate = validate
@@ -97,7 +101,7 @@ extension SampleReading where Sample == Correlation {
                 StoredSample.correlation(of: columns, row: row, type: type, provenances: &provenances,
                                          identity: identity)
             }
-        }, complete: { correlations, snapshot in
+        }, complete: { correlations, _, snapshot in
             // The members, read type by type through a UUID listing.
             var wanted: [String: Set<UUID>] = [:]
             for correlation in correlations {
@@ -141,21 +145,30 @@ extension SampleReading where Sample == Workout {
         }, complete: includingRoutes ? withRoutes : nil)
     }
 
-    /// `workouts` with their routes, read through a UUID listing of their rows, each with its payload.
-    private static func withRoutes(_ workouts: [Workout], snapshot: StoreSnapshot) throws -> [Workout] {
-        guard let stored = snapshot.types[Workout.typeIdentifier], !workouts.isEmpty else { return workouts }
-        let identity = SampleIdentity(type: stored.type.identifier, provenances: snapshot.provenances)
-        var routes: [UUID: [WorkoutRoute]] = [:]
-        let plan = ScanPlan(listing: .uuids(workouts.map(\.uuid)), of: stored, provenances: snapshot.provenances)
-        try stored.forEachSelectedRow(plan) { columns, row in
-            let found = try StoredSample.workoutRoutes(of: columns, row: row)
-            if !found.isEmpty { routes[identity.uuid(of: columns, row: row, metadataDigests: nil)] = found }
-        }
-        return workouts.map { workout in
+    /// `workouts` with their routes, each read from the payload of the row the listing found it
+    /// in: no chunk is looked up or decoded again, and only the payload blocks holding the routes
+    /// are decompressed.
+    private static func withRoutes(_ workouts: [Workout], rows: [StoredRow], snapshot _: StoreSnapshot) throws -> [Workout] {
+        try zip(workouts, rows).map { workout, stored in
             var completed = workout
-            completed.routes = routes[workout.uuid] ?? []
+            completed.routes = try StoredSample.workoutRoutes(of: stored.columns, row: stored.row)
             return completed
         }
+    }
+}
+
+/// The row a listed sample was read from: the columns the listing decoded (a chunk's payloads
+/// left in its file until asked for) and the row there. A listing keeps one per sample for a
+/// reading that completes its samples, so that completing reads the row where it lies.
+package struct StoredRow: Sendable {
+    /// The columns of the portion the row was read from (shared with its other rows, not copied).
+    package var columns: SampleColumns
+    /// The row in ``columns``.
+    package var row: Int
+
+    package init(columns: SampleColumns, row: Int) {
+        self.columns = columns
+        self.row = row
     }
 }
 

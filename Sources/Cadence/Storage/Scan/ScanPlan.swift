@@ -31,7 +31,8 @@ package struct ScanPlan: Sendable {
     /// needs every selected row); summaries are still offered for those blocks.
     package var readsEveryRow = false
     /// The UUIDs a selected row must have, when the predicate names them: a chunk whose rows all
-    /// have other explicit UUIDs is passed over without decoding its details.
+    /// have other explicit UUIDs is passed over without decoding its details, and of a chunk that
+    /// holds some, only the rows that have them are decoded.
     package var uuids: Set<UUID>?
     /// Whether a wholly selected block's summary answers for its rows (for a collection: the
     /// block lies inside one interval); `nil` never uses summaries.

@@ -149,10 +149,12 @@ private enum PortionToRead {
                                isSortedByStart: true, decodedRows: 0..<0)
         }
         let file = try chunk.file()
-        // A lookup by UUID passes over a chunk that holds none of them, found from its UUID column alone.
-        if plan.decodesEveryColumn, let uuids = plan.uuids, try file.rows(withExplicitUUIDsIn: uuids)?.isEmpty == true {
-            return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: SampleColumns(), blocks: [],
-                               isSortedByStart: true, decodedRows: 0..<0)
+        // A lookup by UUID decodes only the rows that hold them, found from the chunk's UUID
+        // column (a chunk that holds none is passed over): its other rows can never be selected.
+        if parts == 1, plan.decodesEveryColumn, let uuids = plan.uuids, let found = try file.decodeRows(withExplicitUUIDsIn: uuids) {
+            let block = ScanBlock(index: 0, rows: 0..<found.count, isWhollySelected: false, isAnsweredBySummary: false)
+            return ScanPortion(summary: chunk.summary, summaries: [chunk.summary], columns: found,
+                               blocks: found.isEmpty ? [] : [block], isSortedByStart: true, decodedRows: 0..<found.count)
         }
         let partBlocks = blocks(of: file, part: part, parts: parts)
         var scanBlocks: [ScanBlock] = []
