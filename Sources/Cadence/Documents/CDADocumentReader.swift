@@ -71,7 +71,7 @@ public enum CDADocumentReader {
     }
 
     /// One pass over the document: the open elements, and the header fields as they are met.
-    private struct Walker {
+    private struct Walker: XMLMarkupReader {
         let path: String?
         let limits: Limits
         var line = 1
@@ -129,7 +129,7 @@ public enum CDADocumentReader {
                 let rest = UnsafeBufferPointer(rebasing: bytes[index..<count])
                 let length = try markupLength(rest)
                 let markup = UnsafeBufferPointer(rebasing: rest[0..<length])
-                try takeMarkup(markup)
+                try XMLMarkup.take(markup, into: &self)
                 line += XMLMarkup.lineFeeds(markup)
                 index += length
             }
@@ -178,18 +178,6 @@ public enum CDADocumentReader {
                 throw error(.malformedInput, "\(what) at line \(line) is not closed: the document is truncated")
             }
             return index + terminator.utf8CodeUnitCount
-        }
-
-        mutating func takeMarkup(_ markup: UnsafeBufferPointer<UInt8>) throws {
-            switch XMLMarkup(markup) {
-            case .characterData(let text): try takeText(text, raw: true)
-            case .ignored: break
-            case .end(let name): try endElement(name)
-            case .start(let name, let attributes, let isSelfClosing):
-                try startElement(name, attributes: attributes)
-                if isSelfClosing { try endElement(name) }
-            case nil: throw error(.malformedInput, "a tag at line \(line) has no element name")
-            }
         }
 
         // MARK: Elements

@@ -91,7 +91,7 @@ public struct GPXReader {
     private var partialScan = 0
     private var partialQuote: UInt8 = 0
     /// The 1-based line at the start of ``pending``.
-    private var line = 1
+    private(set) var line = 1
     /// The names of the open elements, one after another; ``openEnds`` splits them.
     private var openNames: [UInt8] = []
     private var openEnds: [Int] = []
@@ -245,20 +245,12 @@ public struct GPXReader {
     /// Handles one complete piece of markup.
     private mutating func takeMarkup(_ markup: UnsafeBufferPointer<UInt8>) throws {
         defer { line += XMLMarkup.lineFeeds(markup) }
-        switch XMLMarkup(markup) {
-        case .characterData(let text): try takeText(text, raw: true)
-        case .ignored: break
-        case .end(let name): try endElement(name)
-        case .start(let name, let attributes, let isSelfClosing):
-            try startElement(name, attributes: attributes)
-            if isSelfClosing { try endElement(name) }
-        case nil: throw error(.malformedInput, "a tag at line \(line) has no element name")
-        }
+        try XMLMarkup.take(markup, into: &self)
     }
 
     // MARK: Elements
 
-    private mutating func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) throws {
+    mutating func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) throws {
         if openEnds.count >= limits.maxDepth {
             throw error(.hostileInput, "elements nest deeper than \(limits.maxDepth) levels at line \(line)")
         }
@@ -285,7 +277,7 @@ public struct GPXReader {
         }
     }
 
-    private mutating func endElement(_ name: UnsafeBufferPointer<UInt8>) throws {
+    mutating func endElement(_ name: UnsafeBufferPointer<UInt8>) throws {
         guard let last = openEnds.last else {
             throw error(.malformedInput, "the end tag </\(ExportXMLReader.text(name))> at line \(line) closes no element")
         }
@@ -304,7 +296,7 @@ public struct GPXReader {
     }
 
     /// Gathers text for the open field; other text is only counted for lines.
-    private mutating func takeText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) throws {
+    mutating func takeText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) throws {
         if !raw { line += XMLMarkup.lineFeeds(bytes) }
         guard field != nil else { return }
         if text.count + bytes.count > limits.maxTokenBytes {
@@ -429,3 +421,5 @@ public struct GPXReader {
         CadenceError(code, message, path: path, line: line ?? self.line)
     }
 }
+
+extension GPXReader: XMLMarkupReader {}

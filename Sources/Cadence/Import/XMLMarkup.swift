@@ -45,6 +45,26 @@ enum XMLMarkup {
                       isSelfClosing: isSelfClosing)
     }
 
+    /// Hands `markup` to `reader`: a start tag's element (and its end, when the tag closes
+    /// itself), an end tag, a CDATA section's text; comments and processing instructions are
+    /// passed over.
+    ///
+    /// - Throws: What `reader` throws; ``CadenceError/Code/malformedInput`` for a tag without an
+    ///   element name.
+    static func take<Reader: XMLMarkupReader>(_ markup: UnsafeBufferPointer<UInt8>, into reader: inout Reader) throws {
+        switch XMLMarkup(markup) {
+        case .characterData(let text): try reader.takeText(text, raw: true)
+        case .ignored: break
+        case .end(let name): try reader.endElement(name)
+        case .start(let name, let attributes, let isSelfClosing):
+            try reader.startElement(name, attributes: attributes)
+            if isSelfClosing { try reader.endElement(name) }
+        case nil:
+            throw CadenceError(.malformedInput, "a tag at line \(reader.line) has no element name", path: reader.path,
+                               line: reader.line)
+        }
+    }
+
     /// Whether `bytes` starts with `prefix`.
     static func starts(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
@@ -70,4 +90,18 @@ enum XMLMarkup {
         guard let base = bytes.baseAddress else { return 0 }
         return ExportXMLReader.countLineFeeds(base, 0, bytes.count)
     }
+}
+
+/// A reader that ``XMLMarkup/take(_:into:)`` hands the pieces of markup to.
+protocol XMLMarkupReader {
+    /// The file named in errors.
+    var path: String? { get }
+    /// The line the markup starts on.
+    var line: Int { get }
+    /// An element starts, with the bytes of its attributes.
+    mutating func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) throws
+    /// An element ends.
+    mutating func endElement(_ name: UnsafeBufferPointer<UInt8>) throws
+    /// Text, `raw` (a CDATA section's, whose `&` is literal) or as written.
+    mutating func takeText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool) throws
 }
