@@ -59,21 +59,8 @@ public final class HKDocumentQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(on store: HealthStore) {
-        let query: DocumentQuery
-        do {
-            query = try cadenceQuery
-        } catch {
-            run.perform { self.fail(error) }
-            return
-        }
-        run.perform {
-            let documents: [HKDocumentSample]
-            do {
-                documents = try store.execute(query).map(HKCDADocumentSample.init)
-            } catch {
-                self.fail(error)
-                return
-            }
+        perform({ try cadenceQuery }) { query in
+            let documents: [HKDocumentSample] = try store.execute(query).map(HKCDADocumentSample.init)
             var start = 0
             repeat {
                 let end = min(start + Self.batchSize, documents.count)
