@@ -84,8 +84,53 @@ enum CSVFuzzer {
         }
         expectingCadenceErrors("queries after import") {
             try LogFuzzer.exercise(store)
+            try checkSeries(store)
             try store.flush()
             try LogFuzzer.exercise(store)
+            try checkSeries(store)
+        }
+    }
+
+    /// Checks every quantity type's samples against their entries (series read from CSV rows
+    /// naming a `sample`, or ordinary samples, each its own entry): each sample has `count`
+    /// entries, all inside its interval, whose sum (cumulative) or average (discrete) is its
+    /// value, and the entries grouped by sample are the entries merged by start.
+    static func checkSeries(_ store: HealthStore) throws {
+        for entry in store.snapshot().types.values where SampleKind(identifier: entry.type.identifier) == .quantity {
+            let type = entry.type
+            let samples = try store.execute(SampleQuery(quantityType: type))
+            let merged = try store.execute(QuantitySeriesSampleQuery(quantityType: type, includeSample: true))
+            let grouped = try store.execute(QuantitySeriesSampleQuery(quantityType: type, includeSample: true,
+                                                                      orderByQuantitySampleStartDate: true))
+            func described(_ entries: [QuantitySeriesSampleQuery.Entry]) -> [String] {
+                entries.map { "\($0.sample?.uuid as Any) \($0.dateInterval) \($0.quantity.value)" }.sorted()
+            }
+            if described(merged) != described(grouped) {
+                fuzzFailure("\(type.identifier): the entries merged by start and grouped by sample differ")
+            }
+            if zip(merged, merged.dropFirst()).contains(where: { $0.dateInterval.start > $1.dateInterval.start }) {
+                fuzzFailure("\(type.identifier): entries are not in ascending start order")
+            }
+            let byOwner = Dictionary(grouping: merged) { $0.sample?.uuid }
+            if byOwner.count != samples.count || byOwner[nil] != nil {
+                fuzzFailure("\(type.identifier): \(samples.count) samples own entries of \(byOwner.count) owners")
+            }
+            for sample in samples {
+                let entries = byOwner[sample.uuid] ?? []
+                guard entries.count == sample.count else {
+                    fuzzFailure("\(type.identifier): sample \(sample.uuid) counts \(sample.count) entries, lists \(entries.count)")
+                }
+                for entry in entries where entry.dateInterval.start < sample.startDate || entry.dateInterval.end > sample.endDate {
+                    fuzzFailure("\(type.identifier): an entry \(entry.dateInterval) lies outside its sample \(sample.dateInterval)")
+                }
+                let values = entries.map(\.quantity.value)
+                let sum = values.reduce(0, +)
+                let expected = type.aggregationStyle == .cumulative ? sum : sum / Double(max(1, values.count))
+                let tolerance = 1e-9 * max(1, values.map(abs).reduce(0, +))
+                if !(abs(sample.value - expected) <= tolerance) {
+                    fuzzFailure("\(type.identifier): sample \(sample.uuid) has value \(sample.value), its entries make \(expected)")
+                }
+            }
         }
     }
 }

@@ -54,7 +54,7 @@ enum Seeds {
 
             """
         let csv = Array((header + rows).utf8)
-        seeds[.csv] = categoryCSVSeeds() + [
+        seeds[.csv] = categoryCSVSeeds() + seriesCSVSeeds() + [
             ("import", [0x00] + csv), ("import-strict", [0x40] + csv), ("import-batches", [0x80] + csv),
             ("crlf-bom", [0x21] + [0xEF, 0xBB, 0xBF] + Array((header + rows).replacingOccurrences(of: "\n", with: "\r\n").utf8)),
             ("quoted", [0x1C] + Array("a;\"b;\"\"c\"\"\nd\";e\r\n;;\n\"unclosed\n".utf8)),
@@ -224,6 +224,33 @@ enum Seeds {
             """
         let bytes = Array(rows.utf8)
         return [("categories", [0x00] + bytes), ("categories-strict", [0x40] + bytes), ("categories-batches", [0x80] + bytes)]
+    }
+
+    /// Series samples as CSV rows naming their owning `sample` (as `cadence series --format csv`
+    /// writes them): a step series with and without its own dates, a discrete heart-rate series of
+    /// instants, plain rows beside them, and series refused whole (a row whose source differs,
+    /// overlapping cumulative entries, an owner that is not a UUID, an entry outside the sample's
+    /// dates); each with default options, strict mode and tiny batches.
+    static func seriesCSVSeeds() -> [(String, [UInt8])] {
+        let rows = """
+            type,sourceName,unit,startDate,endDate,value,sample,sampleStartDate,sampleEndDate,uuid,metadata:HKWasUserEntered
+            HKQuantityTypeIdentifierStepCount,Watch,count,2024-03-10T13:55:00Z,2024-03-10T13:56:00Z,90,5E1C3E4B-1111-4222-8333-944455556601,,,,
+            HKQuantityTypeIdentifierStepCount,Watch,count,2024-03-10T13:56:00Z,2024-03-10T13:57:00Z,1,5E1C3E4B-1111-4222-8333-944455556601,,,,
+            stepCount,Phone,count,2024-03-10T13:50:00Z,2024-03-10T13:58:00Z,20,,,,,
+            HKQuantityTypeIdentifierStepCount,Watch,count,2024-03-10T14:04:00Z,2024-03-10T14:05:00Z,1,5E1C3E4B-1111-4222-8333-944455556601,,,,
+            HKQuantityTypeIdentifierHeartRate,Watch,count/min,2024-03-10T08:00:00Z,2024-03-10T08:00:00Z,61,5E1C3E4B-1111-4222-8333-944455556602,2024-03-10T07:59:00Z,2024-03-10T08:10:00Z,,1
+            HKQuantityTypeIdentifierHeartRate,Watch,count/min,2024-03-10T08:05:00Z,2024-03-10T08:05:00Z,75.5,5E1C3E4B-1111-4222-8333-944455556602,2024-03-10T07:59:00Z,2024-03-10T08:10:00Z,,1
+            HKQuantityTypeIdentifierHeartRate,Watch,count/min,2024-03-10 09:05:00 +0100,2024-03-10 09:05:00 +0100,70,5E1C3E4B-1111-4222-8333-944455556602,2024-03-10T07:59:00Z,2024-03-10T08:10:00Z,,1
+            HKQuantityTypeIdentifierStepCount,Watch,count,2024-03-11T10:00:00Z,2024-03-11T10:01:00Z,5,5E1C3E4B-1111-4222-8333-944455556603,,,,
+            HKQuantityTypeIdentifierStepCount,Phone,count,2024-03-11T10:01:00Z,2024-03-11T10:02:00Z,5,5E1C3E4B-1111-4222-8333-944455556603,,,,
+            HKQuantityTypeIdentifierDistanceWalkingRunning,Watch,km,2024-03-11T10:00:00Z,2024-03-11T10:02:00Z,0.2,5E1C3E4B-1111-4222-8333-944455556604,,,,
+            HKQuantityTypeIdentifierDistanceWalkingRunning,Watch,m,2024-03-11T10:01:00Z,2024-03-11T10:03:00Z,150,5E1C3E4B-1111-4222-8333-944455556604,,,,
+            HKQuantityTypeIdentifierBodyMass,Scale,kg,2024-03-11T07:00:00Z,2024-03-11T07:00:00Z,70,not-a-uuid,,,,
+            HKQuantityTypeIdentifierBodyMass,Scale,kg,2024-03-12T07:00:00Z,2024-03-12T07:00:00Z,70,5E1C3E4B-1111-4222-8333-944455556605,2024-03-12T06:00:00Z,2024-03-12T06:30:00Z,,
+
+            """
+        let bytes = Array(rows.utf8)
+        return [("series", [0x00] + bytes), ("series-strict", [0x40] + bytes), ("series-batches", [0x80] + bytes)]
     }
 
     /// Routes past the tight limits (more points than 3, deep nesting, long names) and hostile ones

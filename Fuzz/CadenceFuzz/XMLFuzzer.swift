@@ -14,15 +14,17 @@ import Synchronization
 /// The first byte of an input picks the reader's limits (defaults or tight ones), how the
 /// file is fed in pieces, how the importer runs (strict, tiny batches), and whether the rest of
 /// the input is imported as an `export.xml` or as an `export.zip`. The reader must deliver the
-/// same records, summary and error whether it is fed the file at once or in small pieces, and an
-/// `export.xml` must import the same read serially and in tiny parallel segments. An `export.zip`
-/// with the tight-limits bit is imported with tight route limits.
+/// same records, summary and error (and bytes read before it) whether it is fed the file at once
+/// or in small pieces, and an `export.xml` must import the same read serially and in tiny
+/// parallel segments. An `export.zip` with the tight-limits bit is imported with tight route limits.
 enum XMLFuzzer {
     /// What reading a file gave.
     struct Outcome: Equatable {
         var records: [String] = []
         var summary: ExportReadSummary?
         var error: CadenceError?
+        /// After an error, the bytes the reader counts as read: those before the damage.
+        var bytesBeforeError: Int?
     }
 
     static func run(_ input: [UInt8]) {
@@ -77,6 +79,7 @@ enum XMLFuzzer {
             outcome.summary = try reader.finish()
         } catch let error as CadenceError {
             outcome.error = error
+            outcome.bytesBeforeError = reader.summary.byteCount
         } catch {
             fuzzFailure("the export reader threw a non-Cadence error: \(error)")
         }

@@ -63,6 +63,11 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             start(on: store, AnchoredObjectQuery(categoryType: type), convert: HKCategorySample.init)
         case .correlation(let type):
             start(on: store, AnchoredObjectQuery(correlationType: type), convert: HKCorrelation.init)
+        case .document:
+            start(on: store, AnchoredObjectQuery(documentsMatching: .all, includingDocumentData: true),
+                  convert: HKCDADocumentSample.init)
+        case .clinical(let type):
+            start(on: store, AnchoredObjectQuery(clinicalType: type, includingResourceData: true), convert: HKClinicalRecord.init)
         }
     }
 

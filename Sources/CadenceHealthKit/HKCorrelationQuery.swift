@@ -62,19 +62,8 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(on store: HealthStore) {
-        let query: CorrelationQuery
-        do {
-            query = try cadenceQuery
-        } catch {
-            run.perform { self.fail(error) }
-            return
-        }
-        run.perform {
-            do {
-                self.completion(self, try store.execute(query).map(HKCorrelation.init), nil)
-            } catch {
-                self.fail(error)
-            }
+        perform({ try cadenceQuery }) { query in
+            self.completion(self, try store.execute(query).map(HKCorrelation.init), nil)
         }
     }
 

@@ -102,6 +102,10 @@ extension HKHealthStore {
                 case .quantity(let type): deleted = try store.deleteSamples(of: type, matching: selection)
                 case .category(let type): deleted = try store.deleteSamples(of: type, matching: selection)
                 case .correlation(let type): deleted = try store.deleteSamples(of: type, matching: selection)
+                case .document:
+                    deleted = try store.deleteSamples(withUUIDs: store.execute(DocumentQuery(predicate: selection)).map(\.uuid))
+                case .clinical:
+                    throw CadenceError(.invalidArgument, "clinical records come from health records and cannot be deleted")
                 case nil: throw CadenceError(.invalidArgument, "\(objectType.identifier) is not a sample type")
                 }
                 completion(true, deleted, nil)
@@ -117,6 +121,7 @@ extension HKHealthStore {
         var quantities: [QuantitySample] = []
         var categories: [CategorySample] = []
         var correlations: [Correlation] = []
+        var documents: [CDADocumentSample] = []
         for object in objects {
             guard let sample = object as? HKSample else {
                 throw CadenceError(.invalidArgument, "\(type(of: object)) cannot be saved")
@@ -125,10 +130,12 @@ extension HKHealthStore {
             case .quantity(let quantity): quantities.append(quantity)
             case .category(let category): categories.append(category)
             case .correlation(let correlation): correlations.append(correlation)
+            case .document(let document): documents.append(document)
             }
         }
         if !quantities.isEmpty { try store.save(quantities) }
         if !categories.isEmpty { try store.save(categories) }
         if !correlations.isEmpty { try store.save(correlations) }
+        if !documents.isEmpty { try store.save(documents) }
     }
 }

@@ -102,6 +102,7 @@ enum StorableSample {
     case quantity(QuantitySample)
     case category(CategorySample)
     case correlation(Correlation)
+    case document(CDADocumentSample)
 }
 
 /// A sample that was deleted (HealthKit's `HKDeletedObject`), as anchored queries report it.

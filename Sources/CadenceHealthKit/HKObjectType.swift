@@ -40,6 +40,16 @@ public class HKObjectType: NSObject, @unchecked Sendable {
         return known.first { $0.identifier == identifier.rawValue }.map(HKCorrelationType.init(cadence:))
     }
 
+    /// The document type with this identifier: CDA, else `nil`.
+    public class func documentType(forIdentifier identifier: HKDocumentTypeIdentifier) -> HKDocumentType? {
+        identifier == .CDA ? HKDocumentType() : nil
+    }
+
+    /// The clinical record type with this identifier, or `nil` for one Cadence does not know.
+    public class func clinicalType(forIdentifier identifier: HKClinicalTypeIdentifier) -> HKClinicalType? {
+        ClinicalType(identifier: identifier.rawValue).map(HKClinicalType.init(cadence:))
+    }
+
     /// Whether `object` is a type with the same identifier and kind.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKObjectType else { return false }
@@ -65,6 +75,8 @@ public class HKSampleType: HKObjectType, @unchecked Sendable {
         case .quantity(let type): super.init(identifier: type.identifier)
         case .category(let type): super.init(identifier: type.identifier)
         case .correlation(let type): super.init(identifier: type.identifier)
+        case .document: super.init(identifier: CDADocumentSample.typeIdentifier)
+        case .clinical(let type): super.init(identifier: type.identifier)
         }
     }
 }
@@ -135,6 +147,9 @@ enum SeriesType: Sendable {
     case quantity(QuantityType)
     case category(CategoryType)
     case correlation(CorrelationType)
+    /// CDA documents, the one document type.
+    case document
+    case clinical(ClinicalType)
 }
 
 /// How a quantity type's samples combine (HealthKit's `HKQuantityAggregationStyle`).

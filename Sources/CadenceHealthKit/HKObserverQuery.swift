@@ -68,6 +68,12 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         case .correlation(let type):
             notifications = store.observe([type])
             matches = { try Self.changed(store, AnchoredObjectQuery(correlationType: type, predicate: predicate, anchor: $0)) }
+        case .document:
+            notifications = store.observeDocuments()
+            matches = { try Self.changed(store, AnchoredObjectQuery(documentsMatching: predicate, anchor: $0)) }
+        case .clinical(let type):
+            notifications = store.observe([type])
+            matches = { try Self.changed(store, AnchoredObjectQuery(clinicalType: type, predicate: predicate, anchor: $0)) }
         }
         let selective = self.predicate != nil
         // The position of the last notification, and the position through which changes were

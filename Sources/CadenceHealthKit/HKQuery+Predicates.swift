@@ -173,6 +173,31 @@ extension HKQuery {
     public static func predicateForCategorySamples(equalTo values: Set<Int>) -> NSPredicate {
         CadencePredicate(.categoryValue(in: values))
     }
+
+    /// CDA documents whose title is exactly `title`.
+    public static func predicateForCDADocuments(withTitle title: String) -> NSPredicate {
+        CadencePredicate(.documentTitle(title))
+    }
+
+    /// CDA documents whose patient name (given names, then the family name) is exactly `patientName`.
+    public static func predicateForCDADocuments(withPatientName patientName: String) -> NSPredicate {
+        CadencePredicate(.documentPatientName(patientName))
+    }
+
+    /// CDA documents whose first author's name is exactly `authorName`.
+    public static func predicateForCDADocuments(withAuthorName authorName: String) -> NSPredicate {
+        CadencePredicate(.documentAuthorName(authorName))
+    }
+
+    /// CDA documents whose custodian organisation's name is exactly `custodianName`.
+    public static func predicateForCDADocuments(withCustodianName custodianName: String) -> NSPredicate {
+        CadencePredicate(.documentCustodianName(custodianName))
+    }
+
+    /// Clinical records of the FHIR resource type `resourceType`.
+    public static func predicateForClinicalRecords(withFHIRResourceType resourceType: HKFHIRResourceType) -> NSPredicate {
+        CadencePredicate(.fhirResourceType(resourceType.rawValue))
+    }
 }
 
 /// A predicate a factory could not express: the query reports it as an error.

@@ -48,6 +48,25 @@ public class HKQuery: NSObject, @unchecked Sendable {
     /// Reports `error` to the query's handler (subclasses).
     func fail(_ error: any Error) {}
 
+    /// Builds the Cadence query with `make` now, then runs `body` with it on the query's queue;
+    /// an error of either goes to ``fail(_:)``.
+    func perform<Query: Sendable>(_ make: () throws -> Query, _ body: @escaping @Sendable (Query) throws -> Void) {
+        let query: Query
+        do {
+            query = try make()
+        } catch {
+            run.perform { self.fail(error) }
+            return
+        }
+        run.perform {
+            do {
+                try body(query)
+            } catch {
+                self.fail(error)
+            }
+        }
+    }
+
     /// Starts the query on `healthStore`; called by ``HKHealthStore/execute(_:)``.
     func execute(in healthStore: HKHealthStore) {
         guard run.begin() else {

@@ -221,6 +221,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         case let (.correlation(type), predicate):
             return page(try await descriptor(.correlation(type: type, predicate: predicate)).result(for: store),
                         HKCorrelation.init)
+        case (.document, _), (.clinical, _):
+            throw Self.documentsRefused
         }
     }
 
@@ -242,10 +244,18 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
                 return relay(descriptor(.correlation(type: type, predicate: predicate)).results(for: store)) {
                     page($0, HKCorrelation.init)
                 }
+            case (.document, _), (.clinical, _):
+                throw Self.documentsRefused
             }
         } catch {
             return Results { $0.finish(throwing: error) }
         }
+    }
+
+    /// Why a descriptor of documents or clinical records is refused: ``HKAnchoredObjectQuery`` reads them.
+    private static var documentsRefused: CadenceError {
+        CadenceError(.invalidQuery, "anchored query descriptors read quantity, category and correlation types; "
+                     + "read documents and clinical records with HKAnchoredObjectQuery")
     }
 
     /// The one predicate, in Cadence terms.

@@ -82,6 +82,7 @@ extension HealthStore {
         var quantities: [SampleQuery<QuantitySample>] = []
         var categories: [SampleQuery<CategorySample>] = []
         var correlations: [SampleQuery<Correlation>] = []
+        var others: [(series: SeriesType, predicate: SamplePredicate)] = []
         for part in parts {
             switch part.series {
             case .quantity(let type):
@@ -91,6 +92,21 @@ extension HealthStore {
             case .correlation(let type):
                 correlations.append(SampleQuery(correlationType: type, predicate: part.predicate, limit: limit,
                                                 sortDescriptors: sort))
+            case .document, .clinical:
+                others.append(part)
+            }
+        }
+        if let other = others.first {
+            guard parts.count == 1 else {
+                throw CadenceError(.invalidQuery, "documents and clinical records are read one type at a time")
+            }
+            switch other.series {
+            case .clinical(let type):
+                return try execute(SampleQuery(clinicalType: type, predicate: other.predicate, limit: limit,
+                                               sortDescriptors: sort, includingResourceData: true)).map(HKClinicalRecord.init)
+            default:
+                return try execute(SampleQuery(documentsMatching: other.predicate, limit: limit, sortDescriptors: sort,
+                                               includingDocumentData: true)).map(HKCDADocumentSample.init)
             }
         }
         switch (quantities.count, categories.count, correlations.count) {

@@ -101,6 +101,24 @@ struct QuantitySeriesCSVTests {
         #expect(sample.dateInterval == DateInterval(start: date("2024-05-01T10:00:00Z"), end: date("2024-05-01T10:01:00Z")))
     }
 
+    /// Found by the CSV fuzz target: the rows of one series naming its type by its full and its
+    /// short name made two series of one UUID, stored as one sample counting one entry and listing two.
+    @Test("Rows naming a type by its full and short names make one series")
+    func shortAndFullTypeNames() throws {
+        let text = Self.header
+            + "\(Self.heart),Watch,count/min,2024-05-01T10:00:00Z,2024-05-01T10:00:00Z,60,\(Self.heartOwner),,,,,,,1\n"
+            + "HeartRate,Watch,count/min,2024-05-01 12:01:00 +0200,2024-05-01 12:01:00 +0200,90,\(Self.heartOwner),,,,,,,1\n"
+        let path = try Self.write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = HealthStore.inMemory()
+        let summary = try Self.importFile(path, into: store)
+        #expect(summary.rejected == 0)
+        let samples = try store.execute(SampleQuery(quantityType: .heartRate))
+        #expect(samples.map(\.count) == [2] && samples.first?.value == 75)
+        let entries = try store.execute(QuantitySeriesSampleQuery(quantityType: .heartRate, includeSample: true))
+        #expect(entries.map(\.quantity.value) == [60, 90] && entries.allSatisfy { $0.sample?.uuid == samples.first?.uuid })
+    }
+
     @Test("Malformed series are rejected whole, naming the line at fault")
     func malformedSeries() throws {
         let text = Self.header

@@ -151,6 +151,53 @@ struct SegmentedImportTests {
         }
     }
 
+    /// Damage that stops the reader (an end tag that does not match its start tag), in the middle
+    /// of the file or after its last record: what was read is the bytes before the damaged tag,
+    /// whether the file was read serially, in one block, or in segments read ahead of it.
+    @Test("Damage that stops the reader: the bytes before it are what was read, serially and in segments",
+          arguments: [false, true])
+    func bytesReadBeforeDamage(damageAtEnd: Bool) throws {
+        let text = Self.awkwardExport(seed: 4, records: 300, malformed: false)
+        let prefix: Substring, damage: String, suffix: Substring
+        if damageAtEnd {
+            (prefix, damage, suffix) = (text.dropLast("</HealthData>\n".count), "</HealthDat>\n", "")
+        } else {
+            // Before a top-level record (not one in a comment, which has no source) past the middle.
+            let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+            let next = try #require(text.range(of: "\n <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=",
+                                               range: middle..<text.endIndex))
+            let lineStart = text.index(after: next.lowerBound)
+            (prefix, damage, suffix) = (text[..<lineStart], " </Record>\n", text[lineStart...])
+        }
+        let damaged = String(prefix) + damage + String(suffix)
+        // The bytes before the damaged tag's '<'.
+        let expected = prefix.utf8.count + damage.prefix { $0 == " " }.count
+        let directory = try ImportFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.write(damaged, in: directory, name: "export.xml")
+        for (parallelism, segmentBytes) in [(1, 1 << 20), (2, 4_096), (3, 700), (2, 150)] {
+            var importer = HealthDataImporter(store: .inMemory(), batchSize: 700, parallelism: parallelism)
+            importer.segmentBytes = segmentBytes
+            let summary = try importer.importFile(atPath: path)
+            #expect(summary.stoppedAt != nil)
+            #expect(summary.bytesRead == expected, "\(parallelism) cores, \(segmentBytes)-byte segments")
+        }
+        // The reader alone reports the same, in one block or in small pieces.
+        for pieceSize in [damaged.utf8.count, 97, 1] {
+            var reader = ExportXMLReader(path: "export.xml")
+            let bytes = Array(damaged.utf8)
+            var offset = 0
+            #expect(throws: CadenceError.self) {
+                while offset < bytes.count {
+                    let piece = bytes[offset..<min(offset + pieceSize, bytes.count)]
+                    offset += piece.count
+                    try piece.withUnsafeBytes { try reader.feed($0) { _ in } }
+                }
+            }
+            #expect(reader.summary.byteCount == expected, "pieces of \(pieceSize) bytes")
+        }
+    }
+
     @Test("The real exports import the same in segments as serially", arguments: ImportFixtures.exportNames)
     func realExports(name: String) throws {
         let path = try ImportFixtures.appleHealthFile(name)

@@ -71,7 +71,7 @@ public enum CDADocumentReader {
     }
 
     /// One pass over the document: the open elements, and the header fields as they are met.
-    private struct Walker {
+    private struct Walker: XMLMarkupReader {
         let path: String?
         let limits: Limits
         var line = 1
@@ -122,15 +122,15 @@ public enum CDADocumentReader {
                     while end < count && bytes[end] != UInt8(ascii: "<") { end += 1 }
                     let segment = UnsafeBufferPointer(rebasing: bytes[index..<end])
                     try takeText(segment)
-                    line += Self.lineFeeds(segment)
+                    line += XMLMarkup.lineFeeds(segment)
                     index = end
                     continue
                 }
                 let rest = UnsafeBufferPointer(rebasing: bytes[index..<count])
                 let length = try markupLength(rest)
                 let markup = UnsafeBufferPointer(rebasing: rest[0..<length])
-                try takeMarkup(markup)
-                line += Self.lineFeeds(markup)
+                try XMLMarkup.take(markup, into: &self)
+                line += XMLMarkup.lineFeeds(markup)
                 index += length
             }
             if let name = openNames.last {
@@ -151,9 +151,9 @@ public enum CDADocumentReader {
 
         /// The length of the markup at the start of `bytes`.
         func markupLength(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Int {
-            if Self.starts(bytes, "<!--") { return try end(of: bytes, "-->", from: 4, what: "a comment") }
-            if Self.starts(bytes, "<![CDATA[") { return try end(of: bytes, "]]>", from: 9, what: "a CDATA section") }
-            if Self.starts(bytes, "<?") { return try end(of: bytes, "?>", from: 2, what: "a processing instruction") }
+            if XMLMarkup.starts(bytes, with: "<!--") { return try end(of: bytes, "-->", from: 4, what: "a comment") }
+            if XMLMarkup.starts(bytes, with: "<![CDATA[") { return try end(of: bytes, "]]>", from: 9, what: "a CDATA section") }
+            if XMLMarkup.starts(bytes, with: "<?") { return try end(of: bytes, "?>", from: 2, what: "a processing instruction") }
             if bytes.count >= 2 && bytes[1] == UInt8(ascii: "!") {
                 throw error(.hostileInput, "is refused: it declares a DTD or entity at line \(line); entities are never expanded")
             }
@@ -174,30 +174,10 @@ public enum CDADocumentReader {
         }
 
         func end(of bytes: UnsafeBufferPointer<UInt8>, _ terminator: StaticString, from start: Int, what: String) throws -> Int {
-            let length = terminator.utf8CodeUnitCount
-            var index = start
-            while index + length <= bytes.count {
-                if Self.starts(UnsafeBufferPointer(rebasing: bytes[index...]), terminator) { return index + length }
-                index += 1
+            guard let index = XMLMarkup.find(terminator, in: bytes, from: start) else {
+                throw error(.malformedInput, "\(what) at line \(line) is not closed: the document is truncated")
             }
-            throw error(.malformedInput, "\(what) at line \(line) is not closed: the document is truncated")
-        }
-
-        mutating func takeMarkup(_ markup: UnsafeBufferPointer<UInt8>) throws {
-            if Self.starts(markup, "<![CDATA[") {
-                return try takeText(UnsafeBufferPointer(rebasing: markup[9..<(markup.count - 3)]), raw: true)
-            }
-            if Self.starts(markup, "<!--") || Self.starts(markup, "<?") { return }
-            let isEnd = markup.count > 1 && markup[1] == UInt8(ascii: "/")
-            var nameEnd = isEnd ? 2 : 1
-            while nameEnd < markup.count && ExportXMLReader.isNameByte(markup[nameEnd]) { nameEnd += 1 }
-            let name = UnsafeBufferPointer(rebasing: markup[(isEnd ? 2 : 1)..<nameEnd])
-            guard !name.isEmpty else { throw error(.malformedInput, "a tag at line \(line) has no element name") }
-            if isEnd { return try endElement(name) }
-            let isEmpty = markup.count >= 3 && markup[markup.count - 2] == UInt8(ascii: "/")
-            let attributes = UnsafeBufferPointer(rebasing: markup[nameEnd..<(markup.count - (isEmpty ? 2 : 1))])
-            try startElement(name, attributes: attributes)
-            if isEmpty { try endElement(name) }
+            return index + terminator.utf8CodeUnitCount
         }
 
         // MARK: Elements
@@ -365,16 +345,6 @@ public enum CDADocumentReader {
                 return (UnsafeBufferPointer(rebasing: name[0..<0]), ExportXMLReader.text(name))
             }
             return (UnsafeBufferPointer(rebasing: name[..<colon]), ExportXMLReader.text(UnsafeBufferPointer(rebasing: name[(colon + 1)...])))
-        }
-
-        static func starts(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
-            guard let base = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
-            return ExportXMLReader.equals(base, 0, prefix.utf8CodeUnitCount, prefix)
-        }
-
-        static func lineFeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            guard let base = bytes.baseAddress else { return 0 }
-            return ExportXMLReader.countLineFeeds(base, 0, bytes.count)
         }
 
         func error(_ code: CadenceError.Code, _ message: String) -> CadenceError {

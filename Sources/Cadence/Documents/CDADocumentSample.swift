@@ -63,7 +63,8 @@ public struct CDADocumentSample: Hashable, Sendable {
     /// - Throws: ``CadenceError`` naming `path` and the reason: ``CadenceError/Code/malformedInput``
     ///   when the root is not `ClinicalDocument` in `urn:hl7-org:v3`, there is no title, no date can
     ///   be found, or the XML is not well-formed; ``CadenceError/Code/hostileInput`` for a DTD or an
-    ///   entity, runaway nesting or an oversized document.
+    ///   entity, runaway nesting or an oversized document; ``CadenceError/Code/invalidArgument`` when
+    ///   the fallback end is before the start.
     public init(data: Data, startDate: Date? = nil, endDate: Date? = nil, uuid: UUID? = nil, source: Source,
                 sourceVersion: String? = nil, device: Device? = nil, creationDate: Date? = nil,
                 metadata: [String: String] = [:], path: String? = nil, limits: CDADocumentReader.Limits = .init()) throws {
@@ -72,9 +73,7 @@ public struct CDADocumentSample: Hashable, Sendable {
             throw CadenceError(.malformedInput, "has no effectiveTime and no fallback date was given", path: path)
         }
         let end = header.effectiveTime ?? endDate ?? start
-        guard end >= start else {
-            throw CadenceError(.invalidArgument, "the fallback end date is before its start", path: path)
-        }
+        try SampleDates.check(start: start, end: end, path: path)
         self.title = header.title
         self.patientName = header.patientName
         self.authorName = header.authorName

@@ -65,7 +65,10 @@ struct CSVSeriesRows {
     func series(store: HealthStore, summary: inout ImportSummary) -> [QuantitySeriesSample] {
         var order: [String] = []
         var groups: [String: [Row]] = [:]
-        for row in rows {
+        for var row in rows {
+            // A type's short and full names name one type: its rows make one series (two series
+            // of one owner and type would be one sample listing the entries of both).
+            row.type = QuantityType.known(row.type)?.identifier ?? row.type
             let key = row.owner + "\u{0}" + row.type
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(row)

@@ -46,7 +46,8 @@ public struct ExportReadSummary: Sendable, Equatable {
     /// Attribute values of delivered records in which invalid UTF-8 or a control character
     /// that XML forbids was replaced with U+FFFD.
     public var repairedValueCount = 0
-    /// Bytes of XML read.
+    /// Bytes of XML read; when reading stopped at damage, the bytes before the markup it stopped
+    /// at (a tag, comment or declaration), however the file was cut into blocks.
     public var byteCount = 0
     /// Lines read (the number of line feeds plus one).
     public var lineCount = 1

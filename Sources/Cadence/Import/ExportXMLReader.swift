@@ -151,6 +151,11 @@ public struct ExportXMLReader {
     var line = 1
     /// The line where the current markup construct starts.
     var constructLine = 1
+    /// The bytes of the file before the current markup construct: what was read before it, when
+    /// it is where reading stops.
+    var constructOffset = 0
+    /// The bytes of the file before the block being scanned.
+    var blockOffset = 0
     /// Bytes of the current skipped construct (comment, DTD, ...) so far.
     var constructBytes = 0
     /// The first bytes of a tag cut by the end of a block.
@@ -242,6 +247,9 @@ public struct ExportXMLReader {
         } catch {
             isFinished = true
             summary.lineCount = line
+            // What was read is what came before the construct reading stopped at, however the
+            // file was cut into blocks (a serial and a segmented reading report the same).
+            summary.byteCount = constructOffset
             throw error
         }
     }
@@ -297,6 +305,7 @@ public struct ExportXMLReader {
     private mutating func scan<Sink: ExportRecordSink>(
         _ bytes: UnsafePointer<UInt8>, count: Int, handler: inout Sink
     ) throws {
+        blockOffset = summary.byteCount
         summary.byteCount += count
         var index = 0
         while index < count {
@@ -355,6 +364,7 @@ public struct ExportXMLReader {
         _ bytes: UnsafePointer<UInt8>, at index: Int, count: Int, handler: inout Sink
     ) throws -> Int {
         constructLine = line
+        constructOffset = blockOffset + index
         guard index + 1 < count else {
             state = .markupOpen
             return count

@@ -91,7 +91,7 @@ public struct GPXReader {
     private var partialScan = 0
     private var partialQuote: UInt8 = 0
     /// The 1-based line at the start of ``pending``.
-    private var line = 1
+    private(set) var line = 1
     /// The names of the open elements, one after another; ``openEnds`` splits them.
     private var openNames: [UInt8] = []
     private var openEnds: [Int] = []
@@ -194,7 +194,7 @@ public struct GPXReader {
             let length = try tokenLength(rest)
             // Checked on complete and incomplete tokens alike, so that where the blocks end never
             // decides between a truncated file and an oversized token.
-            let limit = Self.startsWith(rest, "<!--") || Self.startsWith(rest, "<?")
+            let limit = XMLMarkup.starts(rest, with: "<!--") || XMLMarkup.starts(rest, with: "<?")
                 ? limits.maxMarkupBytes : limits.maxTokenBytes
             if (length ?? rest.count) > limit {
                 throw error(.hostileInput, "a tag or comment at line \(line) runs for more than \(limit) bytes")
@@ -216,9 +216,9 @@ public struct GPXReader {
     /// (``partialScan``), so a long one costs linear time whatever the block size.
     private mutating func tokenLength(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Int? {
         func resume(_ prefix: Int, _ terminator: Int) -> Int { max(prefix, partialScan - terminator) }
-        if Self.startsWith(bytes, "<!--") { return Self.find(bytes, "-->", from: resume(4, 3)).map { $0 + 3 } }
-        if Self.startsWith(bytes, "<![CDATA[") { return Self.find(bytes, "]]>", from: resume(9, 3)).map { $0 + 3 } }
-        if Self.startsWith(bytes, "<?") { return Self.find(bytes, "?>", from: resume(2, 2)).map { $0 + 2 } }
+        if XMLMarkup.starts(bytes, with: "<!--") { return XMLMarkup.find("-->", in: bytes, from: resume(4, 3)).map { $0 + 3 } }
+        if XMLMarkup.starts(bytes, with: "<![CDATA[") { return XMLMarkup.find("]]>", in: bytes, from: resume(9, 3)).map { $0 + 3 } }
+        if XMLMarkup.starts(bytes, with: "<?") { return XMLMarkup.find("?>", in: bytes, from: resume(2, 2)).map { $0 + 2 } }
         if bytes.count >= 2 && bytes[1] == UInt8(ascii: "!") {
             // Not yet known to be a comment or CDATA: wait for more bytes.
             if "<!--".utf8.starts(with: bytes) || "<![CDATA[".utf8.starts(with: bytes) { return nil }
@@ -244,29 +244,13 @@ public struct GPXReader {
 
     /// Handles one complete piece of markup.
     private mutating func takeMarkup(_ markup: UnsafeBufferPointer<UInt8>) throws {
-        defer { line += Self.lineFeeds(markup) }
-        if Self.startsWith(markup, "<![CDATA[") {
-            return try takeText(UnsafeBufferPointer(rebasing: markup[9..<(markup.count - 3)]), raw: true)
-        }
-        if Self.startsWith(markup, "<!--") || Self.startsWith(markup, "<?") { return }
-        let isEndTag = markup.count > 1 && markup[1] == UInt8(ascii: "/")
-        var nameEnd = isEndTag ? 2 : 1
-        while nameEnd < markup.count && ExportXMLReader.isNameByte(markup[nameEnd]) { nameEnd += 1 }
-        let name = UnsafeBufferPointer(rebasing: markup[(isEndTag ? 2 : 1)..<nameEnd])
-        guard !name.isEmpty else { throw error(.malformedInput, "a tag at line \(line) has no element name") }
-        let attributes = UnsafeBufferPointer(rebasing: markup[nameEnd..<(markup.count - 1)])
-        if isEndTag {
-            try endElement(name)
-        } else {
-            let isSelfClosing = markup[markup.count - 2] == UInt8(ascii: "/")
-            try startElement(name, attributes: attributes)
-            if isSelfClosing { try endElement(name) }
-        }
+        defer { line += XMLMarkup.lineFeeds(markup) }
+        try XMLMarkup.take(markup, into: &self)
     }
 
     // MARK: Elements
 
-    private mutating func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) throws {
+    mutating func startElement(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) throws {
         if openEnds.count >= limits.maxDepth {
             throw error(.hostileInput, "elements nest deeper than \(limits.maxDepth) levels at line \(line)")
         }
@@ -293,7 +277,7 @@ public struct GPXReader {
         }
     }
 
-    private mutating func endElement(_ name: UnsafeBufferPointer<UInt8>) throws {
+    mutating func endElement(_ name: UnsafeBufferPointer<UInt8>) throws {
         guard let last = openEnds.last else {
             throw error(.malformedInput, "the end tag </\(ExportXMLReader.text(name))> at line \(line) closes no element")
         }
@@ -312,8 +296,8 @@ public struct GPXReader {
     }
 
     /// Gathers text for the open field; other text is only counted for lines.
-    private mutating func takeText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) throws {
-        if !raw { line += Self.lineFeeds(bytes) }
+    mutating func takeText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool = false) throws {
+        if !raw { line += XMLMarkup.lineFeeds(bytes) }
         guard field != nil else { return }
         if text.count + bytes.count > limits.maxTokenBytes {
             throw error(.hostileInput, "a text value starting at line \(fieldLine) is longer than \(limits.maxTokenBytes) bytes",
@@ -428,28 +412,6 @@ public struct GPXReader {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    private static func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
-        return ExportXMLReader.equals(base, 0, prefix.utf8CodeUnitCount, prefix)
-    }
-
-    /// The index of `pattern` in `bytes` at or after `start`.
-    private static func find(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: StaticString, from start: Int) -> Int? {
-        let length = pattern.utf8CodeUnitCount
-        guard let base = bytes.baseAddress, bytes.count >= length else { return nil }
-        var index = start
-        while index + length <= bytes.count {
-            if ExportXMLReader.equals(base, index, index + length, pattern) { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func lineFeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        return ExportXMLReader.countLineFeeds(base, 0, bytes.count)
-    }
-
     private func openName(_ index: Int) -> String {
         let start = index > 0 ? openEnds[index - 1] : 0
         return openNames[start..<openEnds[index]].withUnsafeBufferPointer(ExportXMLReader.text)
@@ -459,3 +421,5 @@ public struct GPXReader {
         CadenceError(code, message, path: path, line: line ?? self.line)
     }
 }
+
+extension GPXReader: XMLMarkupReader {}

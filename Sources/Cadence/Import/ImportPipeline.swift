@@ -82,6 +82,13 @@ struct ImportPipeline {
         if collector.pending >= importer.batchSize { try saveCollected() }
     }
 
+    /// Counts as read only the `count` bytes of the input before the damage its reader stopped
+    /// at: blocks read ahead of the reader, or the rest of the block it stopped in, were not read
+    /// into records, and a serial and a segmented reading then report the same.
+    mutating func readerStopped(afterBytes count: Int) {
+        bytesRead = count
+    }
+
     /// Hands the collected batches to the saver, to be saved in one transaction once their
     /// look-alike records are numbered.
     private mutating func saveCollected() throws {

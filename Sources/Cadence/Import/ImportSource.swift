@@ -73,10 +73,12 @@ struct ExportArchiveSource: ImportSource {
 
 extension SegmentedReader where Reader == ExportXMLReader {
     /// After `error` stopped the reading: notes what the reader saw before it (elements, malformed
-    /// records), and returns the error naming the line reading stopped at when it names none and
+    /// records) and the bytes it read before the damage it stopped at, and returns the error naming the line reading stopped at when it names none and
     /// records were read (a broken archive, a failed read; not a file that cannot be opened).
     func stopped(by error: any Error, noting pipeline: inout ImportPipeline) -> any Error {
         pipeline.collector.note(reader.summary)
+        // The reader stopped at damage (not the archive, the disk or a save): what it read.
+        if reader.isFinished { pipeline.readerStopped(afterBytes: reader.summary.byteCount) }
         guard let error = error as? CadenceError, error.line == nil, pipeline.hasReadRecords else { return error }
         return error.located(path: nil, line: reader.line)
     }

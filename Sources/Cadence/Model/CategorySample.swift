@@ -85,9 +85,7 @@ public struct CategorySample: Hashable, Sendable, Identifiable {
     private init(uuid: UUID, type: CategoryType, value: Int, valueName: String, start: Date, end: Date,
                  source: Source, sourceVersion: String?, device: Device?, creationDate: Date?,
                  metadata: [String: String]) throws {
-        guard start <= end else {
-            throw CadenceError(.invalidArgument, "the start date \(start) is after the end date \(end)")
-        }
+        try SampleDates.check(start: start, end: end)
         self.uuid = uuid
         self.categoryType = type
         self.value = value

@@ -52,9 +52,7 @@ public struct Correlation: Hashable, Sendable, Identifiable {
     public init(uuid: UUID = UUID(), type: CorrelationType, start: Date, end: Date, source: Source,
                 sourceVersion: String? = nil, device: Device? = nil, creationDate: Date? = nil,
                 metadata: [String: String] = [:], objects: [QuantitySample]) throws {
-        guard start <= end else {
-            throw CadenceError(.invalidArgument, "the start date \(start) is after the end date \(end)")
-        }
+        try SampleDates.check(start: start, end: end)
         self.uuid = uuid
         self.correlationType = type
         self.startDate = start

@@ -61,9 +61,7 @@ public struct QuantitySample: Hashable, Sendable, Identifiable {
         guard value.isFinite else {
             throw CadenceError(.invalidArgument, "the value \(value) is not a finite number")
         }
-        guard start <= end else {
-            throw CadenceError(.invalidArgument, "the start date \(start) is after the end date \(end)")
-        }
+        try SampleDates.check(start: start, end: end)
         let canonical = try unit.map { try $0.convert(value, to: type.canonicalUnit) } ?? value
         guard canonical.isFinite else {
             throw CadenceError(.invalidArgument, "the value \(value) \(unit?.unitString ?? "") overflows \(type.canonicalUnit)")

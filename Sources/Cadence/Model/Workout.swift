@@ -68,9 +68,7 @@ public struct Workout: Hashable, Sendable, Identifiable {
                 totalSwimmingStrokeCount: Double? = nil, totalFlightsClimbed: Double? = nil,
                 metadata: [String: String] = [:], events: [WorkoutEvent] = [], statistics: [WorkoutStatistics] = [],
                 activities: [WorkoutActivity] = [], routes: [WorkoutRoute] = []) throws {
-        guard start <= end else {
-            throw CadenceError(.invalidArgument, "the start date \(start) is after the end date \(end)")
-        }
+        try SampleDates.check(start: start, end: end)
         let duration = duration ?? end.timeIntervalSince(start)
         let figures: [(String, Double?)] = [
             ("duration", duration), ("totalEnergyBurned", totalEnergyBurned), ("totalDistance", totalDistance),
