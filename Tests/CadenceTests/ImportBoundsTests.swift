@@ -158,3 +158,20 @@ extension ImportBoundsTests {
         #expect(try store.info().totalSamples == HealthStore.maximumTypes)
     }
 }
+
+extension ImportBoundsTests {
+    @Test("A record whose metadata holds more bytes than the limit is malformed, naming its line; one at the limit is read")
+    func recordMetadataBytes() throws {
+        let entries = (0..<4).map { #"  <MetadataEntry key="k\#($0)" value="\#(String(repeating: "v", count: 98))"/>"# }
+        let record = ImportFixtures.record().replacingOccurrences(of: "/>", with: ">\n") + entries.joined(separator: "\n")
+            + "\n </Record>"
+        let xml = ImportFixtures.export(record + "\n" + ImportFixtures.record(value: "2"))
+        // Four entries of 100 bytes each (key and value).
+        let over = ImportFixtures.readXML(xml, limits: ExportXMLReader.Limits(maxMetadataBytes: 399))
+        #expect(over.records.map(\.value) == ["2"])
+        #expect(over.summary?.issues.first?.line == 4)
+        #expect(over.summary?.issues.first?.reason.contains("more than 399 bytes") == true)
+        let at = ImportFixtures.readXML(xml, limits: ExportXMLReader.Limits(maxMetadataBytes: 400))
+        #expect(at.records.count == 2 && at.records.first?.metadata.count == 4)
+    }
+}
