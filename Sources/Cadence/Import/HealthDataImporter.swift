@@ -126,8 +126,8 @@ public struct HealthDataImporter: Sendable {
     /// Samples buffered before each save.
     public var batchSize: Int
     /// Roughly the bytes of samples buffered before each save, whatever their number: records with
-    /// large metadata are saved in smaller batches, so a batch stays a few tens of megabytes.
-    package var batchBytes = 32 << 20
+    /// large metadata are saved in smaller batches, so a batch stays a few megabytes.
+    package var batchBytes = 8 << 20
     /// Samples saved between flushes of the store's head into chunk files, which keeps an
     /// import's memory bounded whatever the size of the file.
     public var flushInterval = 524_288
