@@ -9,7 +9,7 @@
 #   Benchmarks/memory/run.sh [CADENCE] [BUDGET_MIB]
 #
 # CADENCE defaults to the release build (.build-release/release/cadence, then
-# .build/release/cadence); BUDGET_MIB to 256. MEMORY_WORK names the folder the inputs and stores
+# .build/release/cadence); BUDGET_MIB to 512. MEMORY_WORK names the folder the inputs and stores
 # go in (default: a new temporary folder, removed at the end).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +21,7 @@ if [ -z "$cadence" ]; then
     done
 fi
 [ -n "$cadence" ] && [ -x "$cadence" ] || { echo "no cadence binary: build one with swift build -c release" >&2; exit 2; }
-budget=${2:-256}
+budget=${2:-512}
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 work=${MEMORY_WORK:-$(mktemp -d)}
 [ -n "${MEMORY_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
