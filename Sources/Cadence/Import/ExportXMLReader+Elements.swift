@@ -55,6 +55,7 @@ extension ExportXMLReader {
                 pendingRecord = record
                 pendingProblem = recordProblem
                 pendingRepairs = repairs
+                pendingMetadataBytes = 0
                 ownsPendingRecord = true
             } else {
                 try finishRecord(record, problem: recordProblem, repairs: repairs, handler: &handler)
@@ -308,6 +309,12 @@ extension ExportXMLReader {
         }
         guard let key, let value else {
             pendingProblem = "its <MetadataEntry> at line \(line) has no \(key == nil ? "key" : "value") attribute"
+            return
+        }
+        pendingMetadataBytes += key.utf8.count + value.utf8.count
+        guard pendingMetadataBytes <= limits.maxMetadataBytes else {
+            pendingProblem = "its metadata holds more than \(limits.maxMetadataBytes) bytes"
+            pendingRecord?.metadata = []
             return
         }
         pendingRepairs += repairs

@@ -36,6 +36,8 @@
 ///   tag that runs past ``Limits/maxMarkupBytes`` without closing, elements nested deeper than
 ///   ``Limits/maxDepth`` and element names longer than 1 KiB stop reading with
 ///   ``CadenceError/Code/hostileInput``.
+/// - A record with more than ``Limits/maxMetadataEntries`` `<MetadataEntry>` children, or more
+///   than ``Limits/maxMetadataBytes`` of metadata keys and values, is malformed.
 /// - Records without `type`, `sourceName`, `startDate` or `endDate` are malformed: counted
 ///   in ``ExportReadSummary/malformedRecordCount``, the first few kept with their line in
 ///   ``ExportReadSummary/issues``, and skipped. Unknown elements and attributes are ignored.
@@ -66,6 +68,9 @@ public struct ExportXMLReader {
         public var maxDepth: Int
         /// The most `<MetadataEntry>` children of one record; more make it malformed. Default 1024.
         public var maxMetadataEntries: Int
+        /// The most bytes of metadata keys and values one record may hold; more make it
+        /// malformed, so that one record never takes more memory than a tag. Default 4 MiB.
+        public var maxMetadataBytes: Int
         /// The most issues kept in ``ExportReadSummary/issues``. Default 100.
         public var maxReportedIssues: Int
 
@@ -77,16 +82,19 @@ public struct ExportXMLReader {
         ///   - maxMarkupBytes: The longest construct before reading stops.
         ///   - maxDepth: The deepest element nesting.
         ///   - maxMetadataEntries: The most metadata entries of one record.
+        ///   - maxMetadataBytes: The most bytes of metadata of one record.
         ///   - maxReportedIssues: The most issues kept in the summary.
         public init(
             maxAttributeBytes: Int = 1 << 20, maxTagBytes: Int = 4 << 20, maxMarkupBytes: Int = 64 << 20,
-            maxDepth: Int = 64, maxMetadataEntries: Int = 1024, maxReportedIssues: Int = 100
+            maxDepth: Int = 64, maxMetadataEntries: Int = 1024, maxMetadataBytes: Int = 4 << 20,
+            maxReportedIssues: Int = 100
         ) {
             self.maxAttributeBytes = max(1, maxAttributeBytes)
             self.maxTagBytes = min(max(2 * ExportXMLReader.maximumNameBytes, maxTagBytes), Int.max / 4)
             self.maxMarkupBytes = max(self.maxTagBytes, maxMarkupBytes)
             self.maxDepth = max(1, maxDepth)
             self.maxMetadataEntries = max(0, maxMetadataEntries)
+            self.maxMetadataBytes = max(0, maxMetadataBytes)
             self.maxReportedIssues = max(0, maxReportedIssues)
         }
     }
@@ -174,6 +182,8 @@ public struct ExportXMLReader {
     var pendingProblem: String?
     /// Values of ``pendingRecord`` repaired with U+FFFD.
     var pendingRepairs = 0
+    /// Bytes of ``pendingRecord``'s metadata keys and values, against ``Limits/maxMetadataBytes``.
+    var pendingMetadataBytes = 0
     /// The depth of ``pendingRecord`` (the count of open elements, itself included).
     var pendingRecordDepth = 0
     /// How many `<Correlation>` elements are open.

@@ -125,6 +125,9 @@ public struct HealthDataImporter: Sendable {
     public var strict: Bool
     /// Samples buffered before each save.
     public var batchSize: Int
+    /// Roughly the bytes of samples buffered before each save, whatever their number: records with
+    /// large metadata are saved in smaller batches, so a batch stays a few megabytes.
+    package var batchBytes = 8 << 20
     /// Samples saved between flushes of the store's head into chunk files, which keeps an
     /// import's memory bounded whatever the size of the file.
     public var flushInterval = 524_288
@@ -147,6 +150,11 @@ public struct HealthDataImporter: Sendable {
     /// hours at one point a second), while their memory is bounded by the points saved at a time.
     /// Routes past it are cut or not read, and reported.
     package var routePointBudget = 1 << 23
+    /// The most sources the store may hold once the file is imported: a record that would add one
+    /// more stops the import at its line (small in tests; ``HealthStore/maximumSources`` otherwise).
+    package var sourceLimit = HealthStore.maximumSources
+    /// The most types the store may hold once the file is imported, likewise (``HealthStore/maximumTypes``).
+    package var typeLimit = HealthStore.maximumTypes
     /// The memory that numbering look-alike records may use (<doc:HowCadenceComputes#Identity>),
     /// and where it puts the keys that do not fit: small in tests, to use the disk after a few keys.
     var occurrenceBudget = OccurrenceCounter.Budget.standard
@@ -204,6 +212,7 @@ public struct HealthDataImporter: Sendable {
         defer { pipeline.abandon() }
         do {
             try source.read(into: &pipeline)
+            try pipeline.stopIfRefused()
         } catch {
             // A failed save throws here: the store's error, not the file's.
             try pipeline.finish()

@@ -47,7 +47,8 @@ struct ImportPipeline {
     init(importer: HealthDataImporter, path: String, dryRun: Bool) {
         self.importer = importer
         self.dryRun = dryRun
-        collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun)
+        collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun, sourceLimit: importer.sourceLimit,
+                                    typeLimit: importer.typeLimit)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
                                 restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
         samplesBefore = Self.sampleCounts(of: importer.store)
@@ -72,14 +73,21 @@ struct ImportPipeline {
     var summary: ImportSummary { collector.summary }
 
     /// Counts a block of input read, reports progress, and saves the collected samples once there
-    /// are enough of them.
+    /// are enough of them, or they hold enough bytes.
     mutating func didRead(bytes count: Int) throws {
         bytesRead += count
+        try stopIfRefused()
         if collector.records - reportedRecords >= Self.progressInterval {
             reportedRecords = collector.records
             importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: collector.records))
         }
-        if collector.pending >= importer.batchSize { try saveCollected() }
+        if collector.pending >= importer.batchSize || collector.pendingBytes >= importer.batchBytes { try saveCollected() }
+    }
+
+    /// Throws the collector's refusal, once a record was refused for the store's sake: reading
+    /// stops there, and what was collected before it is saved.
+    func stopIfRefused() throws {
+        if let refusal = collector.refusal { throw refusal }
     }
 
     /// Counts as read only the `count` bytes of the input before the damage its reader stopped

@@ -30,6 +30,9 @@ struct SampleCollector {
     private(set) var batches: [QuantitySampleBatch] = []
     /// Samples in ``batches``.
     private(set) var pending = 0
+    /// Roughly the bytes ``batches`` hold (``SampleColumns/approximateByteCount``'s measure, each
+    /// row's metadata counted whole): a file of few records with large metadata is saved by this.
+    private(set) var pendingBytes = 0
     /// Records read (stored, rejected or skipped).
     private(set) var records = 0
     /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
@@ -49,6 +52,13 @@ struct SampleCollector {
     /// Whether a type met for the first time takes the unit of its first record (<doc:HowCadenceComputes#Types-and-units>). A
     /// segment copy must not decide it, since an earlier segment may hold an earlier record.
     private var resolvesNewUnknownTypes = true
+    /// The sources the store holds and the file added so far, against the store's cap.
+    private(set) var sources: ImportLedger<Provenance>
+    /// The types the store holds and the file added so far, against the store's cap.
+    private(set) var types: ImportLedger<String>
+    /// Why reading must stop: the record at its line would have been one source or type more than
+    /// a store holds. Records after it are not collected; those before it are.
+    private(set) var refusal: CadenceError?
 
     /// Where each type's batch is in ``batches``.
     private var batchIndexes: [ExactString: Int] = [:]
@@ -89,10 +99,21 @@ struct SampleCollector {
         var index = -1
     }
 
-    /// Creates a collector for the file at `path`.
-    init(store: HealthStore, path: String, dryRun: Bool) {
+    /// Creates a collector for the file at `path` into `store`, which holds at most `sourceLimit` sources.
+    init(store: HealthStore, path: String, dryRun: Bool, sourceLimit: Int = HealthStore.maximumSources,
+         typeLimit: Int = HealthStore.maximumTypes) {
+        let snapshot = store.snapshot()
+        self.init(store: store, path: path, dryRun: dryRun,
+                  sources: ImportLedger(stored: snapshot.provenances, limit: sourceLimit),
+                  types: ImportLedger(stored: snapshot.types.keys, limit: typeLimit))
+    }
+
+    private init(store: HealthStore, path: String, dryRun: Bool, sources: ImportLedger<Provenance>,
+                 types: ImportLedger<String>) {
         self.store = store
         self.dryRun = dryRun
+        self.sources = sources
+        self.types = types
         summary = ImportSummary(file: path)
     }
 
@@ -101,7 +122,8 @@ struct SampleCollector {
     /// `resolvingNewUnknownTypes` (for records read after the whole file, which are never earlier
     /// than another).
     func segmentCopy(resolvingNewUnknownTypes: Bool = false) -> SampleCollector {
-        var copy = SampleCollector(store: store, path: summary.file, dryRun: dryRun)
+        var copy = SampleCollector(store: store, path: summary.file, dryRun: dryRun, sources: sources.segmentCopy(),
+                                    types: types.segmentCopy())
         copy.units = units
         copy.conversions = conversions
         copy.devices = devices
@@ -120,12 +142,15 @@ struct SampleCollector {
             batches[index].append(contentsOf: batch)
         }
         pending += segment.pending
+        pendingBytes += segment.pendingBytes
         records += segment.records
         correlations += segment.correlations.map { ($0.record, $0.firstMember + nestedRecords.count) }
         nestedRecords += segment.nestedRecords
         workouts += segment.workouts
         activitySummaries += segment.activitySummaries
         forgetRecentProvenances()
+        sources.absorb(segment.sources)
+        types.absorb(segment.types)
         summary.absorbCounts(of: segment.summary)
         for (identifier, type) in segment.unknownTypes where unknownTypes[identifier] == nil { unknownTypes[identifier] = type }
     }
@@ -133,10 +158,11 @@ struct SampleCollector {
     /// Adds the rows of series samples read whole (an owner and its entries), in batches of their own
     /// so that each entry keeps its place among its owner's.
     mutating func add(_ series: [QuantitySeriesSample]) throws {
-        guard !dryRun else { return }
+        guard !dryRun, refusal == nil else { return }
         for batch in try QuantitySeriesStorage.batches(series) {
             batches.append(batch)
             pending += batch.count
+            pendingBytes += batch.columns.approximateByteCount
         }
     }
 
@@ -147,6 +173,7 @@ struct SampleCollector {
             batchIndexes = [:]
             forgetRecentProvenances()
             pending = 0
+            pendingBytes = 0
         }
         return batches
     }
@@ -177,6 +204,7 @@ struct SampleCollector {
     /// Adds a record of an `export.xml`; records inside correlations are kept aside, since Apple
     /// writes them at top level too (see ``takeNestedRecords()``).
     mutating func add(_ record: ExportRecord) {
+        guard refusal == nil else { return }
         if let members = record.correlationMemberCount {
             if !dryRun { correlations.append((record, nestedRecords.count - members)) }
             return
@@ -203,6 +231,7 @@ struct SampleCollector {
                       sourceVersion: String?, device deviceText: String?, creation creationText: String?,
                       metadata: [String: String],
                       parsed: (start: Timestamp?, end: Timestamp?, creation: Timestamp?) = (nil, nil, nil)) {
+        guard refusal == nil else { return }
         records += 1
         // A category type by its identifier, or by its short name (`sleepAnalysis`) as CSV files may write it.
         let isCategory = identifier.hasPrefix(CategoryType.identifierPrefix)
@@ -251,7 +280,7 @@ struct SampleCollector {
                 unit = cached
             } else {
                 do { unit = try HealthUnit(unitText) } catch { return summary.reject(line: line, error) }
-                units[ExactString(unitText)] = unit
+                Self.cache(unit, for: ExactString(unitText), in: &units)
             }
             if let known = QuantityType.known(identifier) {
                 type = known
@@ -275,9 +304,10 @@ struct SampleCollector {
                 do { conversion = try unit.conversion(to: type.canonicalUnit) } catch {
                     return summary.reject(line: line, error, detail: " for \(type.shortIdentifier)")
                 }
-                conversions[conversionKey] = conversion
+                Self.cache(conversion, for: conversionKey, in: &conversions)
             }
             validValues = type.validValues
+            guard admitsType(type.identifier, line: line) else { return }
             recentType = RecentType(identifier: identifier, unitText: unitText, type: type, typeIdentifier: type.identifier,
                                     isKnown: type.isKnown, conversion: conversion, validValues: validValues)
         }
@@ -286,7 +316,11 @@ struct SampleCollector {
         if !validValues.contains(canonical) {
             do { try type.validate(value: canonical) } catch { return summary.reject(line: line, error) }
         }
-        guard !dryRun else { return }
+        guard !dryRun else {
+            _ = admitsSource(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion, device: device(deviceText)),
+                             batch: nil, line: line)
+            return
+        }
         // Consecutive records mostly share their type and provenance: reuse the previous
         // record's batch and provenance index without hashing anything.
         func isRecorded(_ provenance: RecentProvenance) -> Bool {
@@ -299,8 +333,9 @@ struct SampleCollector {
                 swap(&recentProvenance, &earlierProvenance)
             } else {
                 let batch = self.batchIndex(for: type)
-                let index = batches[batch].addProvenance(Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion,
-                                                                    device: device(deviceText)))
+                let provenance = Provenance(source: Source(name: sourceName), sourceVersion: sourceVersion, device: device(deviceText))
+                guard admitsSource(provenance, batch: batch, line: line) else { return }
+                let index = batches[batch].addProvenance(provenance)
                 earlierProvenance = recentProvenance
                 recentProvenance = RecentProvenance(typeIdentifier: type.identifier, sourceName: sourceName,
                                                     sourceVersion: sourceVersion, device: deviceText, batch: batch, index: index)
@@ -385,16 +420,18 @@ struct SampleCollector {
         if sample.value == CategorySample.unknownValue {
             summary.unknownCategoryValues[type.shortIdentifier + " " + valueName, default: 0] += 1
         }
-        guard !dryRun else { return }
+        guard admitsType(type.identifier, line: line) else { return }
+        let batch = dryRun ? nil : batchIndex(for: .series(type.identifier))
+        guard admitsSource(Provenance(source: sample.source, sourceVersion: sample.sourceVersion, device: sample.device),
+                           batch: batch, line: line), let batch else { return }
         forgetRecentProvenances()
-        let batch = batchIndex(for: .series(type.identifier))
         do {
             // Without a UUID in the record, the row's identity is derived (How Cadence computes: Identity).
             try batches[batch].append(sample, keepingUUID: uuid != nil)
         } catch {
             return summary.reject(line: line, error)
         }
-        pending += 1
+        countPending(metadata: metadata)
     }
 
     /// Adds a record and says where its row went (batch and row), or `nil` when it was not stored.
@@ -416,18 +453,20 @@ struct SampleCollector {
         else { return }
         var metadata = Dictionary(record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         metadata[KindAttributes.correlationMembers] = KindAttributes.members(members)
+        guard admitsType(type.identifier, line: record.line) else { return }
         forgetRecentProvenances()
         let batch = batchIndex(for: .series(type.identifier))
-        let provenance = batches[batch].addProvenance(Provenance(source: Source(name: record.sourceName),
-                                                                 sourceVersion: record.sourceVersion,
-                                                                 device: device(record.device)))
+        let source = Provenance(source: Source(name: record.sourceName), sourceVersion: record.sourceVersion,
+                                device: device(record.device))
+        guard admitsSource(source, batch: batch, line: record.line) else { return }
+        let provenance = batches[batch].addProvenance(source)
         do {
             try batches[batch].append(startTimestamp: start, endTimestamp: end, value: Double(members.count),
                                       provenanceIndex: provenance, creationTimestamp: creation, metadata: metadata)
         } catch {
             return summary.reject(line: record.line, error)
         }
-        pending += 1
+        countPending(metadata: metadata)
     }
 
     /// Adds the record if it is the common one — the type, unit and provenance of the record
@@ -469,6 +508,33 @@ struct SampleCollector {
         return fields.timestamps()
     }
 
+    /// Whether the store has room for `provenance` (the batch at `batch` holds it, or the ledger
+    /// admits it); otherwise the record at `line` is refused, and with it the rest of the file.
+    private mutating func admitsSource(_ provenance: Provenance, batch: Int?, line: Int) -> Bool {
+        if let batch, batches[batch].provenanceIndex(of: provenance) != nil { return true }
+        if sources.admits(provenance.splittingDeviceAddress.provenance) { return true }
+        refuse(line: line, "the source '\(Self.escapingControls(provenance.source.name.prefix(256)))' (with its version and "
+                   + "device) would be one more than the \(sources.limit) sources a store holds; every query reads the "
+                   + "source dictionary: split the data into several stores")
+        return false
+    }
+
+    /// Whether the store has room for the type `identifier`; otherwise the record at `line` is
+    /// refused, and with it the rest of the file.
+    private mutating func admitsType(_ identifier: String, line: Int) -> Bool {
+        if types.admits(identifier) { return true }
+        refuse(line: line, "the type '\(Self.escapingControls(identifier.prefix(256)))' would be one more than the "
+                   + "\(types.limit) types a store holds; every open reads each type's chunk list: split the data "
+                   + "into several stores")
+        return false
+    }
+
+    /// Stops collecting at the record at `line`, for `reason`.
+    private mutating func refuse(line: Int, _ reason: String) {
+        refusal = CadenceError(.invalidArgument, reason, path: summary.file, line: line)
+        forgetRecentProvenances()
+    }
+
     /// Forgets where the recent provenances' records went, so the next record takes the general path.
     private mutating func forgetRecentProvenances() {
         recentProvenance.batch = -1
@@ -506,7 +572,15 @@ struct SampleCollector {
         } catch {
             return summary.reject(line: line, error)
         }
+        countPending(metadata: metadata)
+    }
+
+    /// Counts a row appended to a batch, with its metadata.
+    private mutating func countPending(metadata: [String: String]) {
         pending += 1
+        pendingBytes += SampleColumns.rowBytes
+        guard !metadata.isEmpty else { return }
+        pendingBytes += SampleColumns.byteCount(of: metadata)
     }
 
     /// The index of the type's batch in ``batches``, added if there is none.
@@ -522,8 +596,18 @@ struct SampleCollector {
         guard let text else { return nil }
         if let cached = devices[ExactString(text)] { return cached }
         let device = Device(description: text)
-        devices[ExactString(text)] = device
+        Self.cache(device, for: ExactString(text), in: &devices)
         return device
+    }
+
+    /// The most entries each of the collector's caches (units, conversions, devices) keeps: a
+    /// file with a distinct device on every row parses each again rather than keep them all.
+    static let cacheLimit = 4_096
+
+    /// Keeps `value` in `cache`, emptied first when it holds ``cacheLimit`` entries.
+    private static func cache<Value>(_ value: Value, for key: ExactString, in cache: inout [ExactString: Value]) {
+        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = value
     }
 
     /// An export date (`2017-01-22 18:57:52 +0200`, or iOS 8's `20170122185752+0200`) or an RFC 3339 one.
@@ -595,10 +679,14 @@ extension SampleCollector: ExportRecordSink {
         if !addIfRepeating(view) { add(view.record()) }
     }
 
-    mutating func receive(_ workout: Workout, line: Int) { workouts.append((workout, line)) }
+    mutating func receive(_ workout: Workout, line: Int) {
+        guard refusal == nil, admitsSource(Provenance(source: workout.source, sourceVersion: workout.sourceVersion,
+                                                      device: workout.device), batch: nil, line: line) else { return }
+        workouts.append((workout, line))
+    }
 
     mutating func receive(_ summary: ActivitySummary, line: Int) {
-        if !dryRun { activitySummaries.append(summary) }
+        if !dryRun, refusal == nil { activitySummaries.append(summary) }
     }
 }
 

@@ -143,7 +143,9 @@ struct SegmentedReader<Reader: SegmentableReader> {
             // the end of the file, where the file may end): its lines then all lie behind the reader.
             for (range, read) in zip(ranges, reads) {
                 let endsRight = read.reader.endsLike(template) || (final && range.upperBound == end && read.reader.mayEndFile)
-                guard !read.failed, endsRight, read.reader.readCleanly, read.collector.isClean else { break }
+                guard !read.failed, endsRight, read.reader.readCleanly, read.collector.isClean,
+                      collector.sources.hasRoom(for: read.collector.sources),
+                      collector.types.hasRoom(for: read.collector.types) else { break }
                 reader.absorb(read.reader)
                 collector.absorb(read.collector)
                 segmentsRead += 1
@@ -183,5 +185,5 @@ struct SegmentedReader<Reader: SegmentableReader> {
 
 extension SampleCollector {
     /// Whether everything read went in as it would have in one serial reading.
-    var isClean: Bool { summary.rejected == 0 && !metNewUnknownType }
+    var isClean: Bool { summary.rejected == 0 && !metNewUnknownType && refusal == nil }
 }

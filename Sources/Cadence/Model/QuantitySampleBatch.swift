@@ -38,6 +38,9 @@ public struct QuantitySampleBatch: Sendable {
     /// The number of rows.
     public var count: Int { columns.count }
 
+    /// The index of a provenance the batch holds, if it holds it.
+    package func provenanceIndex(of provenance: Provenance) -> Int? { provenanceIndexes[provenance] }
+
     /// Adds a provenance (or finds it) and returns its index for ``append(start:end:value:provenanceIndex:)``.
     public mutating func addProvenance(_ provenance: Provenance) -> Int {
         if let index = provenanceIndexes[provenance] { return index }

@@ -399,6 +399,13 @@ extension HealthStore {
     /// ranking read whole: capped, a query never pays for millions of sources. A save that would
     /// add one more throws ``CadenceError/Code/invalidArgument`` naming the store.
     public static let maximumSources = 65_536
+
+    /// The most types (quantity, category and the other kinds' series) one store holds.
+    ///
+    /// Every open reads each type's chunk list and keeps each type's unflushed head: capped, an
+    /// open never pays for a type per sample. HealthKit has a few hundred types. A save that would
+    /// add one more throws ``CadenceError/Code/invalidArgument`` naming the store.
+    public static let maximumTypes = 4_096
 }
 
 /// What a save did.

@@ -163,10 +163,18 @@ package struct SampleColumns: Sendable {
     ///
     /// - Complexity: O(*m* + *p*) for *m* distinct metadata dictionaries and *p* payloads.
     package var approximateByteCount: Int {
-        let metadataBytes = metadataSets.reduce(0) { total, metadata in
-            metadata.reduce(total) { $0 + $1.key.utf8.count + $1.value.utf8.count + 32 }
-        }
-        return count * 48 + metadataBytes + payloads.reduce(0) { $0 + $1.count }
+        let metadataBytes = metadataSets.reduce(0) { $0 + Self.byteCount(of: $1) }
+        return count * Self.rowBytes + metadataBytes + payloads.reduce(0) { $0 + $1.count }
+    }
+
+    /// Roughly the bytes a row's columns take, without its metadata and payload.
+    package static let rowBytes = 48
+
+    /// Roughly the bytes a metadata dictionary takes in memory.
+    ///
+    /// - Complexity: O(*k*) for its *k* entries.
+    package static func byteCount(of metadata: [String: String]) -> Int {
+        metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 32 }
     }
 
     /// Appends every row of `other`, mapping its provenance numbers through `provenanceMap` when given.

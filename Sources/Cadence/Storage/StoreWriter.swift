@@ -88,7 +88,12 @@ struct StoreWriter: Sendable {
                                    "the type '\(identifier)' differs from the type '\(other)' only in Unicode normalisation; "
                                        + "Cadence keeps types apart byte for byte and cannot store both")
             }
-            typeNames[identifier] = identifier
+            if typeNames.updateValue(identifier, forKey: identifier) == nil, typeNames.count > HealthStore.maximumTypes {
+                throw CadenceError(.invalidArgument,
+                                   "the store already holds \(HealthStore.maximumTypes) types; '\(identifier)' would be one "
+                                       + "more. Every open reads each type's chunk list, so a store holds at most "
+                                       + "\(HealthStore.maximumTypes): split the data into several stores", path: directory)
+            }
             // Map the batch's provenance indexes to store-wide numbers. The dictionary keeps each
             // device description without its object address, the rows keep the address
             // (How Cadence computes, Identity).
