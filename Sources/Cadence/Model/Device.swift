@@ -11,27 +11,77 @@
 /// `<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple, model:Watch, hardware:Watch2,4, software:4.3.1>`;
 /// ``init(description:)`` keeps that string and parses its fields.
 public struct Device: Hashable, Sendable, Codable {
+    /// The fields, shared by every copy: each sample carries its device, and copying one
+    /// reference instead of six strings keeps listing many samples cheap. A change makes a new
+    /// box, so copies never see each other's changes.
+    private var box: Box
+
     /// The description string as it arrived, if the device came from one.
-    public var rawDescription: String?
+    public var rawDescription: String? {
+        get { box.fields.rawDescription }
+        set { box = Box(changing: box.fields) { $0.rawDescription = newValue } }
+    }
     /// The device's name, such as `Apple Watch`.
-    public var name: String?
+    public var name: String? {
+        get { box.fields.name }
+        set { box = Box(changing: box.fields) { $0.name = newValue } }
+    }
     /// The manufacturer, such as `Apple Inc.`.
-    public var manufacturer: String?
+    public var manufacturer: String? {
+        get { box.fields.manufacturer }
+        set { box = Box(changing: box.fields) { $0.manufacturer = newValue } }
+    }
     /// The model, such as `Watch` or `iPhone`.
-    public var model: String?
+    public var model: String? {
+        get { box.fields.model }
+        set { box = Box(changing: box.fields) { $0.model = newValue } }
+    }
     /// The hardware version, such as `Watch2,4`.
-    public var hardwareVersion: String?
+    public var hardwareVersion: String? {
+        get { box.fields.hardwareVersion }
+        set { box = Box(changing: box.fields) { $0.hardwareVersion = newValue } }
+    }
     /// The software version, such as `4.3.1`.
-    public var softwareVersion: String?
+    public var softwareVersion: String? {
+        get { box.fields.softwareVersion }
+        set { box = Box(changing: box.fields) { $0.softwareVersion = newValue } }
+    }
+
+    /// The stored fields; their names are the keys a device is encoded with.
+    private struct Fields: Codable, Sendable {
+        var rawDescription: String?
+        var name: String?
+        var manufacturer: String?
+        var model: String?
+        var hardwareVersion: String?
+        var softwareVersion: String?
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+        convenience init(changing fields: Fields, _ change: (inout Fields) -> Void) {
+            var changed = fields
+            change(&changed)
+            self.init(changed)
+        }
+    }
 
     /// Creates a device from its fields.
     public init(name: String? = nil, manufacturer: String? = nil, model: String? = nil,
                 hardwareVersion: String? = nil, softwareVersion: String? = nil) {
-        self.name = name
-        self.manufacturer = manufacturer
-        self.model = model
-        self.hardwareVersion = hardwareVersion
-        self.softwareVersion = softwareVersion
+        box = Box(Fields(name: name, manufacturer: manufacturer, model: model, hardwareVersion: hardwareVersion,
+                         softwareVersion: softwareVersion))
+    }
+
+    /// Decodes a device from the keys ``encode(to:)`` writes (the field names).
+    public init(from decoder: any Decoder) throws {
+        box = Box(try Fields(from: decoder))
+    }
+
+    /// Encodes the fields under their names, as a device with plain stored fields would.
+    public func encode(to encoder: any Encoder) throws {
+        try box.fields.encode(to: encoder)
     }
 
     /// Parses an export's device string; fields it cannot find stay `nil`.
@@ -44,8 +94,7 @@ public struct Device: Hashable, Sendable, Codable {
     /// so the address takes no part in a sample's identity, and a store keeps it with each sample
     /// rather than in its source dictionary (<doc:HowCadenceComputes#Identity>).
     public init(description: String) {
-        self.init()
-        rawDescription = description
+        var fields = Fields(rawDescription: description)
         var text = Substring(description)
         if text.hasPrefix("<") { text = text.dropFirst() }
         if text.hasSuffix(">") { text = text.dropLast() }
@@ -69,14 +118,15 @@ public struct Device: Hashable, Sendable, Codable {
             while value.last == " " || value.last == "," { value = value.dropLast() }
             let field = String(value)
             switch cut.key {
-            case "name": name = field
-            case "manufacturer": manufacturer = field
-            case "model": model = field
-            case "hardware": hardwareVersion = field
-            case "software": softwareVersion = field
+            case "name": fields.name = field
+            case "manufacturer": fields.manufacturer = field
+            case "model": fields.model = field
+            case "hardware": fields.hardwareVersion = field
+            case "software": fields.softwareVersion = field
             default: break
             }
         }
+        box = Box(fields)
     }
 
     /// The description string: the raw one if the device was parsed from one, else one built in
@@ -103,7 +153,8 @@ public struct Device: Hashable, Sendable, Codable {
 extension Device {
     /// Byte-exact, field by field (see How Cadence computes, Identity).
     public static func == (lhs: Device, rhs: Device) -> Bool {
-        lhs.rawDescription.isIdentical(to: rhs.rawDescription) && lhs.name.isIdentical(to: rhs.name)
+        if lhs.box === rhs.box { return true }
+        return lhs.rawDescription.isIdentical(to: rhs.rawDescription) && lhs.name.isIdentical(to: rhs.name)
             && lhs.manufacturer.isIdentical(to: rhs.manufacturer) && lhs.model.isIdentical(to: rhs.model)
             && lhs.hardwareVersion.isIdentical(to: rhs.hardwareVersion)
             && lhs.softwareVersion.isIdentical(to: rhs.softwareVersion)

@@ -138,7 +138,9 @@ struct SampleListing<Sample> {
 
     /// The samples at `indexes` (into ``samples``), in that order, completed by `reading`.
     func completed(_ indexes: [Int], by reading: SampleReading<Sample>, snapshot: StoreSnapshot) throws -> [Sample] {
-        let selected = indexes.map { samples[$0] }
+        // Rows kept in the order they were read (an ascending-start listing of one chunk run, no
+        // limit) share the samples' storage: copying would retain every string of every sample.
+        let selected = indexes.elementsEqual(samples.indices) ? samples : indexes.map { samples[$0] }
         guard let complete = reading.complete else { return selected }
         return try complete(selected, indexes.map { stored[$0] }, snapshot)
     }
