@@ -285,17 +285,20 @@ struct SplitChunkTests {
         let optionSets: [StatisticsOptions] = [[.cumulativeSum], [.cumulativeSum, .duration, .mostRecent, .separateBySource]]
         for (predicate, selects) in predicates {
             for options in optionSets {
-                func run(parallelism: Int) throws -> AggregationOutput {
+                func run(parallelism: Int, mergesInSlices: Bool = false) throws -> AggregationOutput {
                     var aggregator = Aggregator(snapshot: store.snapshot(), type: .stepCount, predicate: predicate,
                                                 options: options, edges: edges, sourcePriority: nil)
                     aggregator.parallelism = parallelism
                     aggregator.minimumPartRows = 50
+                    aggregator.minimumMergeIntervals = mergesInSlices ? 1 : Int.max
                     return try aggregator.run()
                 }
                 let serial = try run(parallelism: 1)
                 for parallelism in [2, 3] {
                     let split = try run(parallelism: parallelism)
                     let context = Comment(rawValue: "seed \(seed) options \(options.rawValue) parallelism \(parallelism)")
+                    // Merging the partials slice by slice on the workers is the one pass, bit for bit.
+                    #expect(try run(parallelism: parallelism, mergesInSlices: true).merged == split.merged, context)
                     #expect(split.sourcesSeen == serial.sourcesSeen, context)
                     for interval in 0..<edges.count - 1 {
                         #expect(split.merged[interval].count == serial.merged[interval].count, context)
