@@ -120,7 +120,10 @@ enum CSVFuzzer {
                 guard entries.count == sample.count else {
                     fuzzFailure("\(type.identifier): sample \(sample.uuid) counts \(sample.count) entries, lists \(entries.count)")
                 }
-                for entry in entries where entry.dateInterval.start < sample.startDate || entry.dateInterval.end > sample.endDate {
+                // In microseconds, as stored: a `DateInterval` keeps a start and a duration, so far from
+                // 2001 its end can lie a `Double` step past the sample's `endDate` for the same instant.
+                for entry in entries where entry.dateInterval.start.timestamp < sample.startDate.timestamp
+                    || entry.dateInterval.end.timestamp > sample.endDate.timestamp {
                     fuzzFailure("\(type.identifier): an entry \(entry.dateInterval) lies outside its sample \(sample.dateInterval)")
                 }
                 let values = entries.map(\.quantity.value)
