@@ -120,10 +120,12 @@ enum CSVFuzzer {
                 guard entries.count == sample.count else {
                     fuzzFailure("\(type.identifier): sample \(sample.uuid) counts \(sample.count) entries, lists \(entries.count)")
                 }
-                // In microseconds, as stored: a `DateInterval` keeps a start and a duration, so far from
-                // 2001 its end can lie a `Double` step past the sample's `endDate` for the same instant.
-                for entry in entries where entry.dateInterval.start.timestamp < sample.startDate.timestamp
-                    || entry.dateInterval.end.timestamp > sample.endDate.timestamp {
+                // A `DateInterval` keeps a start and a duration, so its end can lie a few `Double` steps
+                // past the sample's `endDate` for the same instant (far from 2001 a step is microseconds).
+                let end = sample.endDate.timeIntervalSinceReferenceDate
+                let slack = 4 * end.magnitude.ulp
+                for entry in entries where entry.dateInterval.start < sample.startDate
+                    || entry.dateInterval.end.timeIntervalSinceReferenceDate > end + slack {
                     fuzzFailure("\(type.identifier): an entry \(entry.dateInterval) lies outside its sample \(sample.dateInterval)")
                 }
                 let values = entries.map(\.quantity.value)
