@@ -121,9 +121,11 @@ enum CSVFuzzer {
                     fuzzFailure("\(type.identifier): sample \(sample.uuid) counts \(sample.count) entries, lists \(entries.count)")
                 }
                 // A `DateInterval` keeps a start and a duration, so its end can lie a few `Double` steps
-                // past the sample's `endDate` for the same instant (far from 2001 a step is microseconds).
+                // (of the largest of start, end and duration) past the sample's `endDate` for the same
+                // instant: far from 2001, or over centuries, a step is microseconds.
+                let start = sample.startDate.timeIntervalSinceReferenceDate
                 let end = sample.endDate.timeIntervalSinceReferenceDate
-                let slack = 4 * end.magnitude.ulp
+                let slack = 4 * max(start.magnitude, end.magnitude, end - start).ulp
                 for entry in entries where entry.dateInterval.start < sample.startDate
                     || entry.dateInterval.end.timeIntervalSinceReferenceDate > end + slack {
                     fuzzFailure("\(type.identifier): an entry \(entry.dateInterval) lies outside its sample \(sample.dateInterval)")
