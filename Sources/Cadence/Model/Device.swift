@@ -19,32 +19,32 @@ public struct Device: Hashable, Sendable, Codable {
     /// The description string as it arrived, if the device came from one.
     public var rawDescription: String? {
         get { box.fields.rawDescription }
-        set { box = Box(changing: box.fields) { $0.rawDescription = newValue } }
+        set { update { $0.rawDescription = newValue } }
     }
     /// The device's name, such as `Apple Watch`.
     public var name: String? {
         get { box.fields.name }
-        set { box = Box(changing: box.fields) { $0.name = newValue } }
+        set { update { $0.name = newValue } }
     }
     /// The manufacturer, such as `Apple Inc.`.
     public var manufacturer: String? {
         get { box.fields.manufacturer }
-        set { box = Box(changing: box.fields) { $0.manufacturer = newValue } }
+        set { update { $0.manufacturer = newValue } }
     }
     /// The model, such as `Watch` or `iPhone`.
     public var model: String? {
         get { box.fields.model }
-        set { box = Box(changing: box.fields) { $0.model = newValue } }
+        set { update { $0.model = newValue } }
     }
     /// The hardware version, such as `Watch2,4`.
     public var hardwareVersion: String? {
         get { box.fields.hardwareVersion }
-        set { box = Box(changing: box.fields) { $0.hardwareVersion = newValue } }
+        set { update { $0.hardwareVersion = newValue } }
     }
     /// The software version, such as `4.3.1`.
     public var softwareVersion: String? {
         get { box.fields.softwareVersion }
-        set { box = Box(changing: box.fields) { $0.softwareVersion = newValue } }
+        set { update { $0.softwareVersion = newValue } }
     }
 
     /// The stored fields; their names are the keys a device is encoded with.
@@ -60,11 +60,13 @@ public struct Device: Hashable, Sendable, Codable {
     private final class Box: Sendable {
         let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
-        convenience init(changing fields: Fields, _ change: (inout Fields) -> Void) {
-            var changed = fields
-            change(&changed)
-            self.init(changed)
-        }
+    }
+
+    /// Replaces the box with a changed copy of its fields (other copies keep the old box).
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = box.fields
+        change(&fields)
+        box = Box(fields)
     }
 
     /// Creates a device from its fields.
