@@ -79,7 +79,7 @@ func peakResidentBytes() -> Int {
 // MARK: - Results
 
 /// One measured figure: a throughput, a latency, a size or a speed-up, with its target if the
-/// issues set one.
+/// project set one.
 struct BenchmarkResult: Sendable, Codable {
     /// What the figure is.
     enum Kind: String, Sendable, Codable {
@@ -110,7 +110,7 @@ struct BenchmarkResult: Sendable, Codable {
     var timing: Timing?
     /// For a speed-up, the serial runs.
     var serialTiming: Timing?
-    /// The target the issues set, if any.
+    /// The target the project set, if any.
     var target: Target?
     /// Whether the figure meets ``target``.
     var met: Bool? { target?.isMet(by: value) }
@@ -165,7 +165,7 @@ struct BenchmarkResult: Sendable, Codable {
     }
 }
 
-/// A target from the issues: the figure must be at least or at most a value.
+/// A target the project set: the figure must be at least or at most a value.
 struct Target: Sendable, Codable {
     /// The direction of the bound.
     enum Bound: String, Sendable, Codable {
@@ -175,7 +175,7 @@ struct Target: Sendable, Codable {
 
     var bound: Bound
     var value: Double
-    /// Where the target comes from, e.g. `issue 2`.
+    /// Which of the project's goals the target states, e.g. `storage goal`.
     var source: String
 
     /// Whether `measured` satisfies the target.
@@ -187,42 +187,42 @@ struct Target: Sendable, Codable {
         }
     }
 
-    // MARK: The issues' targets
+    // MARK: The project's goals
 
-    /// Ingest into the durable on-disk store (issue 2).
-    static let ingest = Target(bound: .atLeast, value: 3e6, source: "issue 2")
-    /// Bytes per sample on realistic multi-source data (issue 2).
-    static let realisticBytesPerSample = Target(bound: .atMost, value: 3, source: "issue 2")
-    /// Bytes per sample on a regular 5-second heart-rate series (issue 2).
-    static let denseBytesPerSample = Target(bound: .atMost, value: 1.5, source: "issue 2")
-    /// Daily heart-rate statistics over 10 M samples (issue 3).
-    static let dailyHeartRate = Target(bound: .atLeast, value: 1e9, source: "issue 3")
-    /// Hourly heart-rate statistics over 10 M samples (issue 3).
-    static let hourlyHeartRate = Target(bound: .atLeast, value: 3e8, source: "issue 3")
-    /// `concurrentPerform` speed-up on 2 cores for queries that must decompress (issue 3).
-    static let parallelSpeedup = Target(bound: .atLeast, value: 1.7, source: "issue 3")
-    /// Ingest while generating a billion samples (issue 16).
-    static let hugeIngest = Target(bound: .atLeast, value: 4e6, source: "issue 16")
-    /// The process's peak resident memory while ingesting a billion samples (issue 16).
-    static let hugeIngestMemory = Target(bound: .atMost, value: Double(1 << 30), source: "issue 16")
-    /// Opening a store, at any size (issue 16).
-    static let storeOpen = Target(bound: .atMost, value: 0.002, source: "issue 16")
-    /// Hourly heart rate over 100 M samples in at most 40 ms (issue 16).
-    static let hourlyHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.040, source: "issue 16: ≤ 40 ms")
-    /// Five-minute heart rate over 100 M samples in at most 150 ms (issue 16).
-    static let fiveMinuteHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.150, source: "issue 16: ≤ 150 ms")
-    /// Daily heart rate over a billion samples in at most 100 ms (issue 16).
-    static let dailyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.100, source: "issue 16: ≤ 100 ms")
-    /// Hourly heart rate over a billion samples in at most 300 ms (issue 16).
-    static let hourlyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.300, source: "issue 16: ≤ 300 ms")
-    /// `cadence --version`, the command line's start-up (issue 16).
-    static let commandLineStartup = Target(bound: .atMost, value: 0.010, source: "issue 16")
-    /// `cadence stats` over 10 M samples, hourly, whole process (issue 16).
-    static let commandLineHourly = Target(bound: .atMost, value: 0.040, source: "issue 16")
-    /// `cadence stats` over 10 M samples, daily, whole process (issue 16).
-    static let commandLineDaily = Target(bound: .atMost, value: 0.020, source: "issue 16")
-    /// Importing a CSV file on two cores, rows stored per second (issue 16).
-    static let csvImport = Target(bound: .atLeast, value: 4e6, source: "issue 16")
+    /// Ingest into the durable on-disk store.
+    static let ingest = Target(bound: .atLeast, value: 3e6, source: "storage goal")
+    /// Bytes per sample on realistic multi-source data.
+    static let realisticBytesPerSample = Target(bound: .atMost, value: 3, source: "storage goal")
+    /// Bytes per sample on a regular 5-second heart-rate series.
+    static let denseBytesPerSample = Target(bound: .atMost, value: 1.5, source: "storage goal")
+    /// Daily heart-rate statistics over 10 M samples.
+    static let dailyHeartRate = Target(bound: .atLeast, value: 1e9, source: "query goal")
+    /// Hourly heart-rate statistics over 10 M samples.
+    static let hourlyHeartRate = Target(bound: .atLeast, value: 3e8, source: "query goal")
+    /// `concurrentPerform` speed-up on 2 cores for queries that must decompress.
+    static let parallelSpeedup = Target(bound: .atLeast, value: 1.7, source: "query goal")
+    /// Ingest while generating a billion samples.
+    static let hugeIngest = Target(bound: .atLeast, value: 4e6, source: "scale goal")
+    /// The process's peak resident memory while ingesting a billion samples.
+    static let hugeIngestMemory = Target(bound: .atMost, value: Double(1 << 30), source: "scale goal")
+    /// Opening a store, at any size.
+    static let storeOpen = Target(bound: .atMost, value: 0.002, source: "scale goal")
+    /// Hourly heart rate over 100 M samples in at most 40 ms.
+    static let hourlyHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.040, source: "scale goal: ≤ 40 ms")
+    /// Five-minute heart rate over 100 M samples in at most 150 ms.
+    static let fiveMinuteHeartRateAt100M = Target(bound: .atLeast, value: 100e6 / 0.150, source: "scale goal: ≤ 150 ms")
+    /// Daily heart rate over a billion samples in at most 100 ms.
+    static let dailyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.100, source: "scale goal: ≤ 100 ms")
+    /// Hourly heart rate over a billion samples in at most 300 ms.
+    static let hourlyHeartRateAt1B = Target(bound: .atLeast, value: 1e9 / 0.300, source: "scale goal: ≤ 300 ms")
+    /// `cadence --version`, the command line's start-up.
+    static let commandLineStartup = Target(bound: .atMost, value: 0.010, source: "scale goal")
+    /// `cadence stats` over 10 M samples, hourly, whole process.
+    static let commandLineHourly = Target(bound: .atMost, value: 0.040, source: "scale goal")
+    /// `cadence stats` over 10 M samples, daily, whole process.
+    static let commandLineDaily = Target(bound: .atMost, value: 0.020, source: "scale goal")
+    /// Importing a CSV file on two cores, rows stored per second.
+    static let csvImport = Target(bound: .atLeast, value: 4e6, source: "scale goal")
     /// Statistics rows formatted as CSV per second, in memory.
     static let statisticsCSVFormatting = Target(bound: .atLeast, value: 5e6, source: "output path goal")
 }
