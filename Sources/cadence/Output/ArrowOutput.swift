@@ -112,7 +112,7 @@ struct ArrowStatisticsTable {
             users.append(user)
             starts.append(line.start)
             ends.append(line.end)
-            sources.append(line.source)
+            sources.append(report.source(of: line))
             for index in values.indices { values[index].append(report.value(of: line, column: index)) }
             mostRecentStarts.append(line.mostRecentStart)
             mostRecentEnds.append(line.mostRecentEnd)

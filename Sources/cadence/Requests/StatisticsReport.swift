@@ -10,12 +10,14 @@ import Foundation
 
 /// The rows of a `stats` result, ready to print in any format.
 struct StatisticsReport: Sendable {
-    /// One interval's values, or one source's values within an interval.
+    /// One interval's values, or one source's values within an interval: plain numbers, so that
+    /// rows are copied and freed without reference counting.
     struct Row {
         var start: Timestamp?
         var end: Timestamp?
+        /// Where the row's source name is in the report's ``StatisticsReport/sourceNames``, or
         /// `nil` for the values of all sources merged.
-        var source: String?
+        var sourceIndex: Int?
         /// Where the row's values start in the report's ``StatisticsReport/values``: one per
         /// column of the selection, in its order.
         var valueOffset: Int
@@ -37,6 +39,10 @@ struct StatisticsReport: Sendable {
     private let conversion: UnitConversion
     /// Every interval's row, each followed by its per-source rows (see ``Row/sourceRowCount``).
     private(set) var rows: [Row] = []
+    /// The names of the sources of per-source rows, each once, byte for byte (sources whose names
+    /// differ only in Unicode normalisation are told apart).
+    private(set) var sourceNames: [String] = []
+    private var sourceIndices: [ExactString: Int] = [:]
     /// Every row's values, a row's after the one before (see ``Row/valueOffset``), in one array
     /// rather than one per row: NaN stands for no data, as no value printed is a NaN (see
     /// ``value(of:column:)``).
@@ -65,7 +71,7 @@ struct StatisticsReport: Sendable {
             var seen = Set<ExactString>()
             for source in statistics.sources ?? [] where seen.insert(ExactString(source.name)).inserted {
                 guard let values = statistics.values(for: source) else { continue }
-                try appendRow(values, source: source.name, start: start, end: end)
+                try appendRow(values, source: sourceIndex(of: source.name), start: start, end: end)
                 rows[first].sourceRowCount += 1
             }
         }
@@ -81,27 +87,40 @@ struct StatisticsReport: Sendable {
         }
     }
 
+    /// The name of `row`'s source, or `nil` for the values of all sources merged.
+    func source(of row: Row) -> String? {
+        row.sourceIndex.map { sourceNames[$0] }
+    }
+
     /// The value of the `column`th statistic of the selection in `row` (`nil`: no data).
     func value(of row: Row, column: Int) -> Double? {
         let value = values[row.valueOffset + column]
         return value.isNaN ? nil : value
     }
 
-    private mutating func appendRow(_ statistics: StatisticsValues, source: String?, start: Timestamp?, end: Timestamp?) throws {
+    /// The index of `name` in ``sourceNames``, added if new.
+    private mutating func sourceIndex(of name: String) -> Int {
+        if let index = sourceIndices[ExactString(name)] { return index }
+        sourceNames.append(name)
+        sourceIndices[ExactString(name)] = sourceNames.count - 1
+        return sourceNames.count - 1
+    }
+
+    private mutating func appendRow(_ statistics: StatisticsValues, source: Int?, start: Timestamp?, end: Timestamp?) throws {
         let valueOffset = values.count
         var mostRecent: (start: Timestamp, end: Timestamp)?
         for column in selection.columns {
             let value = column.value(of: statistics, conversion: conversion)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
-                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \($0)" } ?? "") "
+                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \(sourceNames[$0])" } ?? "") "
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
             values.append(value ?? .nan)
             if column == .mostRecent, value != nil { mostRecent = statistics.mostRecentTimestamps }
         }
-        rows.append(Row(start: start, end: end, source: source, valueOffset: valueOffset,
+        rows.append(Row(start: start, end: end, sourceIndex: source, valueOffset: valueOffset,
                         mostRecentStart: mostRecent?.start, mostRecentEnd: mostRecent?.end))
     }
 
@@ -134,7 +153,7 @@ struct StatisticsReport: Sendable {
                 object.beginMember("sources", into: &text)
                 var sources = JSONContainerWriter(indentation: object.innerIndentation, into: &text)
                 for line in sourceRows {
-                    sources.beginMember(line.source ?? "", into: &text)
+                    sources.beginMember(source(of: line) ?? "", into: &text)
                     var values = JSONContainerWriter(indentation: sources.innerIndentation, into: &text)
                     writeValueMembers(line, to: &values, text: &text, dates: &dates)
                     values.close(into: &text)
@@ -213,7 +232,7 @@ struct StatisticsReport: Sendable {
     /// than captured (a captured variable is checked for exclusive access at every use); only the
     /// source's name, which may need quoting, and the leading fields are appended apart.
     func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
-        var writer = CSVLineWriter(columns: selection.columns, values: values, timeZone: timeZone)
+        var writer = CSVLineWriter(columns: selection.columns, values: values, sourceNames: sourceNames, timeZone: timeZone)
         let separateBySource = selection.separateBySource
         for row in rows {
             writer.append(row, leadingFields: leadingFields, separateBySource: separateBySource, to: &text)
@@ -226,14 +245,17 @@ struct StatisticsReport: Sendable {
         let columns: [StatisticColumn]
         /// The report's ``StatisticsReport/values``.
         let values: [Double]
+        /// The report's ``StatisticsReport/sourceNames``.
+        let sourceNames: [String]
         var dates: RFC3339Writer
         /// The most bytes of a line's dates, and of its values.
         let datesCount: Int
         let valuesCount: Int
 
-        init(columns: [StatisticColumn], values: [Double], timeZone: TimeZone) {
+        init(columns: [StatisticColumn], values: [Double], sourceNames: [String], timeZone: TimeZone) {
             self.columns = columns
             self.values = values
+            self.sourceNames = sourceNames
             dates = RFC3339Writer(timeZone: timeZone)
             let dateCount = RFC3339Writer.maximumCount
             datesCount = 2 * dateCount + 1
@@ -250,7 +272,7 @@ struct StatisticsReport: Sendable {
             if separateBySource {
                 text.appendASCII(maximumCount: datesCount) { writeDates(line, to: &$0) }
                 text.append(byte: UInt8(ascii: ","))
-                text.appendCSVField(line.source ?? "")
+                text.appendCSVField(line.sourceIndex.map { sourceNames[$0] } ?? "")
                 text.appendASCII(maximumCount: valuesCount) { writeValues(line, to: &$0) }
             } else {
                 text.appendASCII(maximumCount: datesCount + valuesCount) { row in
@@ -309,7 +331,7 @@ struct StatisticsReport: Sendable {
             appendJSONDate(line.end, to: &text, dates: &dates)
             if selection.separateBySource {
                 object.beginMember("source", into: &text)
-                if let source = line.source { text.appendJSONString(source) } else { text.append("null") }
+                if let source = source(of: line) { text.appendJSONString(source) } else { text.append("null") }
             }
             writeValueMembers(line, to: &object, text: &text, dates: &dates)
             object.close(into: &text)
@@ -339,10 +361,10 @@ struct StatisticsReport: Sendable {
             table.appendASCIICell { dates.append(Date(timestamp: date), showsTime: showsTime, to: &$0) }
         }
         for line in rows {
-            let isSourceLine = line.source != nil
+            let isSourceLine = line.sourceIndex != nil
             appendDate(isSourceLine ? nil : line.start)
             appendDate(isSourceLine ? nil : line.end)
-            if selection.separateBySource { table.appendCell(line.source ?? "all sources") }
+            if selection.separateBySource { table.appendCell(source(of: line) ?? "all sources") }
             for (index, column) in selection.columns.enumerated() {
                 if let value = value(of: line, column: index) {
                     if column == .duration {
