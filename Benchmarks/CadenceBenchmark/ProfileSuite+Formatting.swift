@@ -24,14 +24,13 @@ extension ProfileSuite {
         let name = "format.csv.fiveMinute.heartRate.\(label)"
         let query = try StatisticsCollectionQuery(quantityType: .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax],
                                                   anchorDate: anchor, intervalComponents: .minutes(5), calendar: calendar)
-        let statistics = try store.execute(query).statistics()
-        guard !statistics.isEmpty else { throw BenchmarkFailure("\(name): the query produced no statistics") }
-        let rows = (0..<Self.formattedRows).map { index -> FormattedRow in
-            let interval = statistics[index % statistics.count]
-            return FormattedRow(start: interval.startDate.timestamp, end: interval.endDate.timestamp,
-                                values: [interval.averageQuantity(), interval.minimumQuantity(), interval.maximumQuantity()]
-                                    .map { $0?.value })
+        var intervals: [FormattedRow] = []
+        try store.execute(query).forEachInterval { interval in
+            intervals.append(FormattedRow(start: interval.start, end: interval.end,
+                                          values: [interval.values.average, interval.values.minimum, interval.values.maximum]))
         }
+        guard !intervals.isEmpty else { throw BenchmarkFailure("\(name): the query produced no statistics") }
+        let rows = (0..<Self.formattedRows).map { intervals[$0 % intervals.count] }
         var bytes: [UInt8] = []
         let timing = try Stopwatch.measure(runs: options.runs) { _ in
             bytes = Self.formatCSV(rows, timeZone: calendar.timeZone)

@@ -17,10 +17,11 @@ import Testing
 /// 7 April) at whole seconds, milliseconds and microseconds, body masses from 5e-324 to 1e300,
 /// step counts from two sources across Europe's transition (sums, per source), sound levels
 /// from -1e300 to 1e22 and body temperatures from -273.15 to 1e200 (negative values, both
-/// notations, whole numbers past 2^53). `queries.txt` asks for five-minute to daily intervals
-/// and totals in those zones and in zones with 45-minute (Pacific/Chatham), half-hour and no
-/// offset, with every statistic, as CSV and JSON; `expected.txt` is the earlier build's output
-/// of each query, after a `$ cadence stats …` line.
+/// notations, whole numbers past 2^53), and sleep stages from two sources over five nights
+/// across Europe's transition (category durations and counts). `queries.txt` asks for five-minute
+/// to daily intervals and totals in those zones and in zones with 45-minute (Pacific/Chatham),
+/// half-hour and no offset, with every statistic, with and without sources, as CSV, JSON and
+/// tables; `expected.txt` is the earlier build's output of each query, after a `$ cadence stats …` line.
 @Suite("stats output identity")
 struct StatsOutputIdentityTests {
     @Test("every query prints exactly what the earlier formatter printed")

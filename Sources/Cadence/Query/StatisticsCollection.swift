@@ -28,14 +28,27 @@ public struct StatisticsCollection: Sendable {
     /// - Complexity: O(*m*) for *m* intervals.
     public func statistics() -> [Statistics] {
         let builder = self.builder
-        return output.merged.withUnsafeBufferPointer { merged in
-            var result: [Statistics] = []
-            result.reserveCapacity(merged.reduce(0) { $1.count > 0 ? $0 + 1 : $0 })
-            for index in merged.indices where merged[index].count > 0 {
-                result.append(builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1]))
-            }
-            return result
-        }
+        var result: [Statistics] = []
+        result.reserveCapacity(output.merged.reduce(0) { $1.count > 0 ? $0 + 1 : $0 })
+        builder.forEachInterval { result.append(builder.statistics(of: $0)) }
+        return result
+    }
+
+    /// Calls `body` with every interval that ``statistics()`` lists, in order, as it is held:
+    /// nothing is allocated per interval (``statistics(of:)`` makes a ``Statistics`` of one).
+    ///
+    ///     var peak = 0.0
+    ///     collection.forEachInterval { interval in peak = max(peak, interval.values.maximum ?? 0) }
+    ///
+    /// - Complexity: O(*m*) for *m* intervals.
+    public func forEachInterval(_ body: (Interval) throws -> Void) rethrows {
+        try builder.forEachInterval(body)
+    }
+
+    /// The statistics of `interval` (with its sources' values under `separateBySource`), as
+    /// ``statistics()`` lists them.
+    public func statistics(of interval: Interval) -> Statistics {
+        builder.statistics(of: interval)
     }
 
     /// The statistics of the interval containing `date`; an empty interval has `nil` values.
@@ -48,7 +61,7 @@ public struct StatisticsCollection: Sendable {
                                               components: query.intervalComponents, covering: time...time),
               single.count > 0 else { return nil }
         let interval = single.interval(at: 0)
-        return emptyStatistics(start: interval.start, end: interval.end)
+        return builder.statistics(of: builder.emptyInterval(start: interval.start, end: interval.end))
     }
 
     /// Every interval from the one containing `start` to the one containing `end`, inclusive, empty
@@ -57,22 +70,34 @@ public struct StatisticsCollection: Sendable {
     /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than
     ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
     public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
+        let builder = self.builder
+        try enumerateIntervals(from: start, to: end) { interval, stop in try body(builder.statistics(of: interval), &stop) }
+    }
+
+    /// Every interval from the one containing `start` to the one containing `end`, inclusive, as
+    /// ``enumerateStatistics(from:to:_:)`` gives them but as they are held: nothing is allocated
+    /// per interval. Set the second argument to `true` to stop early.
+    ///
+    /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than
+    ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
+    /// - Complexity: O(*m*) for *m* intervals in the range.
+    public func enumerateIntervals(from start: Date, to end: Date, _ body: (Interval, inout Bool) throws -> Void) throws {
         guard start <= end else { return }
         let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp,
                                       components: query.intervalComponents, covering: start.timestamp...end.timestamp)
         var stop = false
         let builder = self.builder
+        let count = output.merged.count
         for index in 0..<range.count {
-            let number = range.intervalNumber(at: index)
-            let local = number - edges.firstIntervalNumber
-            let statistics: Statistics
-            if local >= 0 && local < output.merged.count {
-                statistics = builder.statistics(interval: local, start: output.edges[local], end: output.edges[local + 1])
+            let local = range.intervalNumber(at: index) - edges.firstIntervalNumber
+            let interval: Interval
+            if local >= 0 && local < count {
+                interval = builder.interval(at: local)
             } else {
-                let interval = range.interval(at: index)
-                statistics = emptyStatistics(start: interval.start, end: interval.end)
+                let edges = range.interval(at: index)
+                interval = builder.emptyInterval(start: edges.start, end: edges.end)
             }
-            try body(statistics, &stop)
+            try body(interval, &stop)
             if stop { return }
         }
     }
@@ -89,66 +114,93 @@ public struct StatisticsCollection: Sendable {
         Set(output.sourcesSeen.indices.filter { output.sourcesSeen[$0] }.map { output.sources[$0] })
     }
 
-    private func emptyStatistics(start: Int64, end: Int64) -> Statistics {
-        Statistics(quantityType: query.quantityType, startDate: Date(timestamp: start), endDate: Date(timestamp: end),
-                   merged: Statistics.Values(), bySource: [:])
-    }
-
-    /// Builds the statistics of any interval; make one per pass over many intervals (it holds the
-    /// output's arrays, whose reference counting per interval would cost more than the statistics).
+    /// Makes intervals and statistics; make one per pass over many intervals (it holds the
+    /// output's arrays, whose reference counting per interval would cost more than the intervals).
     private var builder: StatisticsBuilder {
         StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
     }
 
     func statistics(atIndex index: Int) -> Statistics {
-        builder.statistics(interval: index, start: output.edges[index], end: output.edges[index + 1])
+        let builder = self.builder
+        return builder.statistics(of: builder.interval(at: index))
     }
 }
 
-/// Turns accumulated intervals into ``Statistics`` values, applying the nil rules of <doc:HowCadenceComputes#Statistics-options>.
+extension StatisticsCollection {
+    /// One interval of a collection as the collection holds it: its edges and the numbers of all
+    /// sources merged. Making or copying one allocates nothing; ``StatisticsCollection/statistics(of:)``
+    /// makes its ``Statistics``, with its sources' values.
+    public struct Interval: Sendable {
+        /// The interval's start, in microseconds (see ``Timestamp``).
+        public let start: Timestamp
+        /// The interval's end, exclusive, in microseconds.
+        public let end: Timestamp
+        /// The values of all sources merged.
+        public let values: StatisticsValues
+        /// Where the interval's numbers are in the collection, or `nil` for an interval outside
+        /// the computed ones (no sample contributed).
+        let index: Int?
+
+        /// The interval's start.
+        public var startDate: Date { Date(timestamp: start) }
+        /// The interval's end.
+        public var endDate: Date { Date(timestamp: end) }
+        /// Whether no sample contributed.
+        public var isEmpty: Bool { values.isEmpty }
+    }
+}
+
+/// Turns accumulated intervals into ``StatisticsCollection/Interval`` views and ``Statistics``
+/// values, applying the nil rules of <doc:HowCadenceComputes#Statistics-options> through ``StatisticsValues``.
 struct StatisticsBuilder {
     let type: QuantityType
     let options: StatisticsOptions
     let output: AggregationOutput
 
-    func values(_ accumulator: StatisticsAccumulator, mergedSum: Double?, duration: Double?, count: Int? = nil)
-        -> Statistics.Values
-    {
-        var values = Statistics.Values()
-        guard accumulator.count > 0 else { return values }
-        values.isEmpty = false
-        values.count = count
-        if count != nil {
-            // A category collection (How Cadence computes: Category durations): durations and counts only.
-            if options.contains(.duration) { values.duration = duration ?? 0 }
-            return values
-        }
-        let style = type.aggregationStyle
-        if options.contains(.cumulativeSum) && !style.isDiscrete { values.sum = mergedSum ?? accumulator.sum }
-        if style.isDiscrete {
-            if options.contains(.discreteAverage) { values.average = accumulator.average(style: style) }
-            if options.contains(.discreteMin) { values.minimum = accumulator.minimum }
-            if options.contains(.discreteMax) { values.maximum = accumulator.maximum }
-        }
-        if options.contains(.mostRecent) {
-            values.mostRecent = accumulator.mostRecentValue
-            values.mostRecentInterval = DateInterval(start: Date(timestamp: accumulator.mostRecentStart),
-                                                     end: Date(timestamp: accumulator.mostRecentEnd))
-        }
-        if options.contains(.duration) { values.duration = duration ?? 0 }
-        return values
+    /// The merged values of the `index`th computed interval.
+    func values(at index: Int) -> StatisticsValues {
+        StatisticsValues(output.merged[index], mergedSum: output.mergedSum?[index], coveredSeconds: output.duration?[index],
+                         startCount: output.startCount?[index], style: type.aggregationStyle, options: options)
     }
 
-    func statistics(interval index: Int, start: Int64, end: Int64) -> Statistics {
-        let merged = values(output.merged[index], mergedSum: output.mergedSum?[index], duration: output.duration?[index],
-                            count: output.startCount?[index])
-        var bySource: [Source: Statistics.Values] = [:]
-        for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
-            let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
-            let count = output.perSourceStartCount.isEmpty ? nil : output.perSourceStartCount[source][index]
-            bySource[output.sources[source]] = values(accumulators[index], mergedSum: nil, duration: duration, count: count)
+    /// The `index`th computed interval.
+    func interval(at index: Int) -> StatisticsCollection.Interval {
+        StatisticsCollection.Interval(start: output.edges[index], end: output.edges[index + 1], values: values(at: index),
+                                      index: index)
+    }
+
+    /// An interval outside the computed ones.
+    func emptyInterval(start: Int64, end: Int64) -> StatisticsCollection.Interval {
+        StatisticsCollection.Interval(start: start, end: end, values: .empty(style: type.aggregationStyle, options: options),
+                                      index: nil)
+    }
+
+    /// Calls `body` with every computed interval that has a contributing sample, in order.
+    func forEachInterval(_ body: (StatisticsCollection.Interval) throws -> Void) rethrows {
+        for index in output.merged.indices where output.merged[index].count > 0 {
+            try body(interval(at: index))
         }
-        return Statistics(quantityType: type, startDate: Date(timestamp: start), endDate: Date(timestamp: end),
-                          merged: merged, bySource: bySource)
+    }
+
+    /// The statistics of `interval`, with its sources' values when the output holds them.
+    func statistics(of interval: StatisticsCollection.Interval) -> Statistics {
+        var bySource: [Source: StatisticsValues] = [:]
+        if let index = interval.index {
+            for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
+                let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
+                let count = output.perSourceStartCount.isEmpty ? nil : output.perSourceStartCount[source][index]
+                bySource[output.sources[source]] = StatisticsValues(
+                    accumulators[index], mergedSum: nil, coveredSeconds: duration, startCount: count,
+                    style: type.aggregationStyle, options: options)
+            }
+        }
+        return Statistics(quantityType: type, startDate: Date(timestamp: interval.start), endDate: Date(timestamp: interval.end),
+                          merged: interval.values, bySource: bySource)
+    }
+
+    /// The statistics of the whole `output` as its one interval from `start` to `end` (a
+    /// ``StatisticsQuery``'s total).
+    func statistics(interval index: Int, start: Int64, end: Int64) -> Statistics {
+        statistics(of: StatisticsCollection.Interval(start: start, end: end, values: values(at: index), index: index))
     }
 }

@@ -108,16 +108,14 @@ struct ArrowStatisticsTable {
 
     /// Adds `report`'s rows (and each interval's per-source rows after it).
     mutating func append(_ report: StatisticsReport, user: String?) {
-        for row in report.rows {
-            for line in [row] + row.sources {
-                users.append(user)
-                starts.append(line.start?.timestamp)
-                ends.append(line.end?.timestamp)
-                sources.append(line.source)
-                for index in values.indices { values[index].append(report.value(of: line, column: index)) }
-                mostRecentStarts.append(line.mostRecentInterval?.start.timestamp)
-                mostRecentEnds.append(line.mostRecentInterval?.end.timestamp)
-            }
+        for line in report.rows {
+            users.append(user)
+            starts.append(line.start)
+            ends.append(line.end)
+            sources.append(report.source(of: line))
+            for index in values.indices { values[index].append(report.value(of: line, column: index)) }
+            mostRecentStarts.append(line.mostRecentStart)
+            mostRecentEnds.append(line.mostRecentEnd)
         }
     }
 

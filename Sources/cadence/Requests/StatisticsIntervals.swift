@@ -16,7 +16,7 @@ import Foundation
 ///     let query = try StatisticsCollectionQuery(quantityType: .stepCount, options: .cumulativeSum,
 ///                                               anchorDate: intervals.anchorDate,
 ///                                               intervalComponents: intervals.components, calendar: intervals.calendar)
-///     let days = try intervals.statistics(of: query, in: store)
+///     let days = try intervals.statistics(of: query, in: store)   // or forEachInterval(of:_:), allocation-free
 struct StatisticsIntervals: Sendable {
     /// The interval length.
     let components: IntervalComponents
@@ -56,18 +56,23 @@ struct StatisticsIntervals: Sendable {
     /// Runs `query` (built with these intervals) on `store` and lists every interval that
     /// intersects [``from``, ``to``), empty ones included.
     ///
-    /// - Parameter parallelism: The cores the query aggregates on, or `nil` for all of them
-    ///   (`cadence batch` runs one query per core, each on one).
     /// - Throws: Whatever reading the store throws.
-    func statistics(of query: StatisticsCollectionQuery, in store: HealthStore, parallelism: Int? = nil) throws -> [Statistics] {
-        try statistics(of: try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query))
+    func statistics(of query: StatisticsCollectionQuery, in store: HealthStore) throws -> [Statistics] {
+        let collection = try store.execute(query)
+        var result: [Statistics] = []
+        try forEachInterval(of: collection) { result.append(collection.statistics(of: $0)) }
+        return result
     }
 
-    /// The statistics of `collection` for the intervals listed.
-    func statistics(of collection: StatisticsCollection) throws -> [Statistics] {
+    /// Calls `body` with every interval of `collection` that intersects [``from``, ``to``), empty
+    /// ones included, in order, as the collection holds them (nothing allocated per interval).
+    ///
+    /// - Throws: Whatever `body` throws, and ``CadenceError/Code/invalidQuery`` for more intervals
+    ///   than a collection lists.
+    func forEachInterval(of collection: StatisticsCollection, _ body: (StatisticsCollection.Interval) throws -> Void) throws {
         // From the interval holding `from` to the one holding the last instant before `to`: every
         // interval that intersects [from, to), and no interval that starts at `to`.
         let lastInstant = Date(timestamp: to.timestamp - 1)
-        return try collection.statistics(from: from, to: lastInstant)
+        try collection.enumerateIntervals(from: from, to: lastInstant) { interval, _ in try body(interval) }
     }
 }

@@ -10,25 +10,22 @@ import Foundation
 
 /// The rows of a `stats` result, ready to print in any format.
 struct StatisticsReport: Sendable {
-    /// One interval's values, or one source's values within an interval.
+    /// One interval's values, or one source's values within an interval: plain numbers, so that
+    /// rows are copied and freed without reference counting.
     struct Row {
-        var start: Date?
-        var end: Date?
+        var start: Timestamp?
+        var end: Timestamp?
+        /// Where the row's source name is in the report's ``StatisticsReport/sourceNames``, or
         /// `nil` for the values of all sources merged.
-        var source: String?
+        var sourceIndex: Int?
         /// Where the row's values start in the report's ``StatisticsReport/values``: one per
         /// column of the selection, in its order.
         var valueOffset: Int
-        var mostRecentInterval: DateInterval?
-        /// Per-source rows (only on merged rows, only with separateBySource).
-        var sources: [Row]
-
-        /// Calls `body` with the row, then with each of its per-source rows (without gathering
-        /// them into a new array per row).
-        func forEachLine(_ body: (Row) throws -> Void) rethrows {
-            try body(self)
-            for source in sources { try body(source) }
-        }
+        /// The most recent sample's start and end, with a most recent value.
+        var mostRecentStart: Timestamp?
+        var mostRecentEnd: Timestamp?
+        /// On a merged row: how many per-source rows follow it (only with separateBySource).
+        var sourceRowCount = 0
     }
 
     /// The full identifier of the type reported on, and its short name for headings.
@@ -40,7 +37,12 @@ struct StatisticsReport: Sendable {
     let timeZoneName: String
     /// From the type's canonical unit, which statistics are in, to ``unit``.
     private let conversion: UnitConversion
+    /// Every interval's row, each followed by its per-source rows (see ``Row/sourceRowCount``).
     private(set) var rows: [Row] = []
+    /// The names of the sources of per-source rows, each once, byte for byte (sources whose names
+    /// differ only in Unicode normalisation are told apart).
+    private(set) var sourceNames: [String] = []
+    private var sourceIndices: [ExactString: Int] = [:]
     /// Every row's values, a row's after the one before (see ``Row/valueOffset``), in one array
     /// rather than one per row: NaN stands for no data, as no value printed is a NaN (see
     /// ``value(of:column:)``).
@@ -60,16 +62,34 @@ struct StatisticsReport: Sendable {
     }
 
     /// Adds one statistics value (and its sources) as a row.
-    mutating func append(_ statistics: Statistics, start: Date?, end: Date?) throws {
-        var row = try makeRow(statistics, source: nil, start: start, end: end)
+    mutating func append(_ statistics: Statistics, start: Timestamp?, end: Timestamp?) throws {
+        guard let merged = statistics.values() else { return }
+        let first = rows.count
+        try appendRow(merged, source: nil, start: start, end: end)
         if selection.separateBySource {
             // Byte for byte: sources whose names differ only in Unicode normalisation get a row each.
             var seen = Set<ExactString>()
             for source in statistics.sources ?? [] where seen.insert(ExactString(source.name)).inserted {
-                row.sources.append(try makeRow(statistics, source: source, start: start, end: end))
+                guard let values = statistics.values(for: source) else { continue }
+                try appendRow(values, source: sourceIndex(of: source.name), start: start, end: end)
+                rows[first].sourceRowCount += 1
             }
         }
-        rows.append(row)
+    }
+
+    /// Adds an interval of `collection` as a row, straight from its numbers; its sources' rows,
+    /// with separateBySource, from its ``Statistics``.
+    mutating func append(_ interval: StatisticsCollection.Interval, of collection: StatisticsCollection) throws {
+        if selection.separateBySource {
+            try append(collection.statistics(of: interval), start: interval.start, end: interval.end)
+        } else {
+            try appendRow(interval.values, source: nil, start: interval.start, end: interval.end)
+        }
+    }
+
+    /// The name of `row`'s source, or `nil` for the values of all sources merged.
+    func source(of row: Row) -> String? {
+        row.sourceIndex.map { sourceNames[$0] }
     }
 
     /// The value of the `column`th statistic of the selection in `row` (`nil`: no data).
@@ -78,27 +98,34 @@ struct StatisticsReport: Sendable {
         return value.isNaN ? nil : value
     }
 
-    private mutating func makeRow(_ statistics: Statistics, source: Source?, start: Date?, end: Date?) throws -> Row {
+    /// The index of `name` in ``sourceNames``, added if new.
+    private mutating func sourceIndex(of name: String) -> Int {
+        if let index = sourceIndices[ExactString(name)] { return index }
+        sourceNames.append(name)
+        sourceIndices[ExactString(name)] = sourceNames.count - 1
+        return sourceNames.count - 1
+    }
+
+    private mutating func appendRow(_ statistics: StatisticsValues, source: Int?, start: Timestamp?, end: Timestamp?) throws {
         let valueOffset = values.count
-        var mostRecentValue: Double?
+        var mostRecent: (start: Timestamp, end: Timestamp)?
         for column in selection.columns {
-            let value = column.value(of: statistics, source: source, conversion: conversion)
+            let value = column.value(of: statistics, conversion: conversion)
             if let value, !value.isFinite {
                 // Printed, it would read as a number or as "no data"; neither is true.
-                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \($0.name)" } ?? "") "
+                throw CadenceError(.invalidQuery, "the \(column) of \(typeIdentifier)\(source.map { " from \(sourceNames[$0])" } ?? "") "
                                    + "from \(date(start) ?? "the first sample") to \(date(end) ?? "the last") is beyond the largest number "
                                    + "a value can hold (\(value))")
             }
             values.append(value ?? .nan)
-            if column == .mostRecent { mostRecentValue = value }
+            if column == .mostRecent, value != nil { mostRecent = statistics.mostRecentTimestamps }
         }
-        let mostRecentInterval = mostRecentValue == nil ? nil : statistics.mostRecentQuantityDateInterval(for: source)
-        return Row(start: start, end: end, source: source?.name, valueOffset: valueOffset,
-                   mostRecentInterval: mostRecentInterval, sources: [])
+        rows.append(Row(start: start, end: end, sourceIndex: source, valueOffset: valueOffset,
+                        mostRecentStart: mostRecent?.start, mostRecentEnd: mostRecent?.end))
     }
 
-    private func date(_ date: Date?) -> String? {
-        date.map { formatRFC3339($0.timestamp, timeZone: timeZone) }
+    private func date(_ timestamp: Timestamp?) -> String? {
+        timestamp.map { formatRFC3339($0, timeZone: timeZone) }
     }
 
     // MARK: JSON
@@ -114,15 +141,19 @@ struct StatisticsReport: Sendable {
         }
         document.beginMember("statistics", into: &text)
         var list = JSONContainerWriter(array: true, indentation: document.innerIndentation, into: &text)
-        for row in rows {
+        var next = 0
+        while next < rows.count {
+            let row = rows[next]
+            let sourceRows = rows[(next + 1)..<(next + 1 + row.sourceRowCount)]
+            next += 1 + row.sourceRowCount
             list.beginElement(into: &text)
             var object = JSONContainerWriter(indentation: list.innerIndentation, into: &text)
             writeMembers(row, to: &object, text: &text, dates: &dates)
             if selection.separateBySource {
                 object.beginMember("sources", into: &text)
                 var sources = JSONContainerWriter(indentation: object.innerIndentation, into: &text)
-                for line in row.sources {
-                    sources.beginMember(line.source ?? "", into: &text)
+                for line in sourceRows {
+                    sources.beginMember(source(of: line) ?? "", into: &text)
                     var values = JSONContainerWriter(indentation: sources.innerIndentation, into: &text)
                     writeValueMembers(line, to: &values, text: &text, dates: &dates)
                     values.close(into: &text)
@@ -154,17 +185,17 @@ struct StatisticsReport: Sendable {
             if let value = value(of: line, column: index) { text.appendNumber(value) } else { text.append("null") }
             if column == .mostRecent {
                 object.beginMember("mostRecentStartDate", into: &text)
-                appendJSONDate(line.mostRecentInterval?.start, to: &text, dates: &dates)
+                appendJSONDate(line.mostRecentStart, to: &text, dates: &dates)
                 object.beginMember("mostRecentEndDate", into: &text)
-                appendJSONDate(line.mostRecentInterval?.end, to: &text, dates: &dates)
+                appendJSONDate(line.mostRecentEnd, to: &text, dates: &dates)
             }
         }
     }
 
-    private func appendJSONDate(_ date: Date?, to text: inout OutputText, dates: inout RFC3339Writer) {
+    private func appendJSONDate(_ date: Timestamp?, to text: inout OutputText, dates: inout RFC3339Writer) {
         guard let date else { return text.append("null") }
         text.append(byte: UInt8(ascii: "\""))
-        text.appendRFC3339(date.timestamp, dates: &dates)
+        text.appendRFC3339(date, dates: &dates)
         text.append(byte: UInt8(ascii: "\""))
     }
 
@@ -201,34 +232,30 @@ struct StatisticsReport: Sendable {
     /// than captured (a captured variable is checked for exclusive access at every use); only the
     /// source's name, which may need quoting, and the leading fields are appended apart.
     func writeCSVRows(leadingFields: [String] = [], to text: inout OutputText) {
-        var writer = CSVLineWriter(columns: selection.columns, values: values, timeZone: timeZone)
+        var writer = CSVLineWriter(columns: selection.columns, values: values, sourceNames: sourceNames, timeZone: timeZone)
         let separateBySource = selection.separateBySource
         for row in rows {
             writer.append(row, leadingFields: leadingFields, separateBySource: separateBySource, to: &text)
-            for source in row.sources {
-                writer.append(source, leadingFields: leadingFields, separateBySource: separateBySource, to: &text)
-            }
             text.writeIfLarge()
         }
     }
 
-    /// Writes the CSV lines of one report's rows: dates in its zone (``RFC3339Writer``), each
-    /// converted from a `Date` once even when it ends one interval and starts the next.
+    /// Writes the CSV lines of one report's rows: dates in its zone (``RFC3339Writer``).
     private struct CSVLineWriter {
         let columns: [StatisticColumn]
         /// The report's ``StatisticsReport/values``.
         let values: [Double]
+        /// The report's ``StatisticsReport/sourceNames``.
+        let sourceNames: [String]
         var dates: RFC3339Writer
-        /// The last date converted to a timestamp, and its timestamp.
-        var lastDate = Date.distantPast
-        var lastTimestamp = Date.distantPast.timestamp
         /// The most bytes of a line's dates, and of its values.
         let datesCount: Int
         let valuesCount: Int
 
-        init(columns: [StatisticColumn], values: [Double], timeZone: TimeZone) {
+        init(columns: [StatisticColumn], values: [Double], sourceNames: [String], timeZone: TimeZone) {
             self.columns = columns
             self.values = values
+            self.sourceNames = sourceNames
             dates = RFC3339Writer(timeZone: timeZone)
             let dateCount = RFC3339Writer.maximumCount
             datesCount = 2 * dateCount + 1
@@ -245,7 +272,7 @@ struct StatisticsReport: Sendable {
             if separateBySource {
                 text.appendASCII(maximumCount: datesCount) { writeDates(line, to: &$0) }
                 text.append(byte: UInt8(ascii: ","))
-                text.appendCSVField(line.source ?? "")
+                text.appendCSVField(line.sourceIndex.map { sourceNames[$0] } ?? "")
                 text.appendASCII(maximumCount: valuesCount) { writeValues(line, to: &$0) }
             } else {
                 text.appendASCII(maximumCount: datesCount + valuesCount) { row in
@@ -271,21 +298,17 @@ struct StatisticsReport: Sendable {
                 offset &+= 1
                 if column == .mostRecent {
                     row.append(byte: UInt8(ascii: ","))
-                    writeDate(line.mostRecentInterval?.start, to: &row)
+                    writeDate(line.mostRecentStart, to: &row)
                     row.append(byte: UInt8(ascii: ","))
-                    writeDate(line.mostRecentInterval?.end, to: &row)
+                    writeDate(line.mostRecentEnd, to: &row)
                 }
             }
             row.append(byte: UInt8(ascii: "\n"))
         }
 
-        private mutating func writeDate(_ date: Date?, to row: inout ASCIIWriter) {
+        private mutating func writeDate(_ date: Timestamp?, to row: inout ASCIIWriter) {
             guard let date else { return }
-            if date != lastDate {
-                lastDate = date
-                lastTimestamp = date.timestamp
-            }
-            row.appendRFC3339(lastTimestamp, dates: &dates)
+            row.appendRFC3339(date, dates: &dates)
         }
     }
 
@@ -296,25 +319,23 @@ struct StatisticsReport: Sendable {
     func jsonLines(leadingMembers: [(key: String, value: JSONValue)] = []) -> String {
         var text = OutputText()
         var dates = RFC3339Writer(timeZone: timeZone)
-        for row in rows {
-            row.forEachLine { line in
-                var object = JSONContainerWriter(indentation: nil, into: &text)
-                for member in leadingMembers {
-                    object.beginMember(member.key, into: &text)
-                    member.value.write(to: &text, indentation: nil)
-                }
-                object.beginMember("startDate", into: &text)
-                appendJSONDate(line.start, to: &text, dates: &dates)
-                object.beginMember("endDate", into: &text)
-                appendJSONDate(line.end, to: &text, dates: &dates)
-                if selection.separateBySource {
-                    object.beginMember("source", into: &text)
-                    if let source = line.source { text.appendJSONString(source) } else { text.append("null") }
-                }
-                writeValueMembers(line, to: &object, text: &text, dates: &dates)
-                object.close(into: &text)
-                text.append(byte: UInt8(ascii: "\n"))
+        for line in rows {
+            var object = JSONContainerWriter(indentation: nil, into: &text)
+            for member in leadingMembers {
+                object.beginMember(member.key, into: &text)
+                member.value.write(to: &text, indentation: nil)
             }
+            object.beginMember("startDate", into: &text)
+            appendJSONDate(line.start, to: &text, dates: &dates)
+            object.beginMember("endDate", into: &text)
+            appendJSONDate(line.end, to: &text, dates: &dates)
+            if selection.separateBySource {
+                object.beginMember("source", into: &text)
+                if let source = source(of: line) { text.appendJSONString(source) } else { text.append("null") }
+            }
+            writeValueMembers(line, to: &object, text: &text, dates: &dates)
+            object.close(into: &text)
+            text.append(byte: UInt8(ascii: "\n"))
         }
         return text.string
     }
@@ -326,7 +347,7 @@ struct StatisticsReport: Sendable {
         var dates = LocalDateText.Writer(timeZone: timeZone)
         var showsTime = false
         for row in rows where !showsTime {
-            showsTime = [row.start, row.end].contains { date in date.map { !dates.isMidnight($0) } ?? false }
+            showsTime = [row.start, row.end].contains { date in date.map { !dates.isMidnight(Date(timestamp: $0)) } ?? false }
         }
         var columns = [TableRenderer.Column("Start"), TableRenderer.Column("End")]
         if selection.separateBySource { columns.append(TableRenderer.Column("Source")) }
@@ -335,26 +356,24 @@ struct StatisticsReport: Sendable {
             columns.append(TableRenderer.Column(column.title + unitText, alignment: .right))
         }
         var table = TableRenderer(columns: columns)
-        func appendDate(_ date: Date?) {
+        func appendDate(_ date: Timestamp?) {
             guard let date else { return table.appendCell("") }
-            table.appendASCIICell { dates.append(date, showsTime: showsTime, to: &$0) }
+            table.appendASCIICell { dates.append(Date(timestamp: date), showsTime: showsTime, to: &$0) }
         }
-        for row in rows {
-            row.forEachLine { line in
-                let isSourceLine = line.source != nil
-                appendDate(isSourceLine ? nil : line.start)
-                appendDate(isSourceLine ? nil : line.end)
-                if selection.separateBySource { table.appendCell(line.source ?? "all sources") }
-                for (index, column) in selection.columns.enumerated() {
-                    if let value = value(of: line, column: index) {
-                        if column == .duration {
-                            table.appendCell(NumberText.clock(value, alwaysShowsHours: true))
-                        } else {
-                            table.appendASCIICell { NumberText.appendReadable(value, to: &$0) }
-                        }
+        for line in rows {
+            let isSourceLine = line.sourceIndex != nil
+            appendDate(isSourceLine ? nil : line.start)
+            appendDate(isSourceLine ? nil : line.end)
+            if selection.separateBySource { table.appendCell(source(of: line) ?? "all sources") }
+            for (index, column) in selection.columns.enumerated() {
+                if let value = value(of: line, column: index) {
+                    if column == .duration {
+                        table.appendCell(NumberText.clock(value, alwaysShowsHours: true))
                     } else {
-                        table.appendCell("-")
+                        table.appendASCIICell { NumberText.appendReadable(value, to: &$0) }
                     }
+                } else {
+                    table.appendCell("-")
                 }
             }
         }

@@ -69,8 +69,8 @@ struct StatisticsRequest: Sendable {
     func report(in store: HealthStore, parallelism: Int? = nil) throws -> StatisticsReport {
         let plan = try self.plan ?? Self.plan(for: try ArgumentValues.sampleType(arguments.type, in: store),
                                               arguments: arguments, filter: filter, priority: priority, store: store)
-        return try report(of: plan, collection: { query, intervals in
-            try intervals.statistics(of: query, in: store, parallelism: parallelism)
+        return try report(of: plan, collection: { query in
+            try parallelism.map { try store.execute(query, parallelism: $0) } ?? store.execute(query)
         }, total: store.execute)
     }
 
@@ -90,27 +90,25 @@ struct StatisticsRequest: Sendable {
     /// - Throws: ``CadenceError/Code/unknownType`` when the request's type is one only a store can name.
     func report(in snapshot: StoreSnapshot) throws -> StatisticsReport {
         guard let plan else { throw CadenceError(.unknownType, "\(arguments.type) is a type only a store can name") }
-        return try report(of: plan, collection: { query, intervals in
-            try intervals.statistics(of: try CollectionPlan(query, snapshot: snapshot).execute())
-        }, total: { try $0.statistics(in: snapshot) })
+        return try report(of: plan, collection: { query in try CollectionPlan(query, snapshot: snapshot).execute() },
+                          total: { try $0.statistics(in: snapshot) })
     }
 
     /// The report of `plan`, its statistics computed by `collection` (every interval) or `total`.
-    private func report(of plan: Plan, collection: (StatisticsCollectionQuery, StatisticsIntervals) throws -> [Statistics],
+    private func report(of plan: Plan, collection: (StatisticsCollectionQuery) throws -> StatisticsCollection,
                         total: (StatisticsQuery) throws -> Statistics) throws -> StatisticsReport {
         var report = plan.report
         switch plan.query {
         case .intervals(let query, let intervals):
-            for statistics in try collection(query, intervals) {
-                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
-            }
+            let result = try collection(query)
+            try intervals.forEachInterval(of: result) { try report.append($0, of: result) }
         case .total(let query):
             let statistics = try total(query)
             // A total spans its samples; with no sample it spans the range asked for.
             if statistics.isEmpty {
-                try report.append(statistics, start: filter.from, end: filter.to)
+                try report.append(statistics, start: filter.from?.timestamp, end: filter.to?.timestamp)
             } else {
-                try report.append(statistics, start: statistics.startDate, end: statistics.endDate)
+                try report.append(statistics, start: statistics.startDate.timestamp, end: statistics.endDate.timestamp)
             }
         }
         return report

@@ -41,18 +41,18 @@ enum StatisticColumn: String, CaseIterable {
     /// The statistic's value converted from the type's canonical unit by `conversion` (seconds for
     /// ``duration``, a number of samples for ``count``), or `nil` when the interval (or the source)
     /// has no data.
-    func value(of statistics: Statistics, source: Source?, conversion: UnitConversion) -> Double? {
-        let quantity: Quantity?
+    func value(of statistics: StatisticsValues, conversion: UnitConversion) -> Double? {
+        let value: Double?
         switch self {
-        case .sum: quantity = statistics.sumQuantity(for: source)
-        case .average: quantity = statistics.averageQuantity(for: source)
-        case .minimum: quantity = statistics.minimumQuantity(for: source)
-        case .maximum: quantity = statistics.maximumQuantity(for: source)
-        case .mostRecent: quantity = statistics.mostRecentQuantity(for: source)
-        case .duration: return statistics.duration(for: source)?.value
-        case .count: return statistics.count(for: source).map(Double.init)
+        case .sum: value = statistics.sum
+        case .average: value = statistics.average
+        case .minimum: value = statistics.minimum
+        case .maximum: value = statistics.maximum
+        case .mostRecent: value = statistics.mostRecent
+        case .duration: return statistics.duration
+        case .count: return statistics.count.map(Double.init)
         }
-        return quantity.map { conversion.apply($0.value) }
+        return value.map { conversion.apply($0) }
     }
 }
 
