@@ -96,7 +96,7 @@ package struct Manifest: Sendable {
     /// directory, replaces the MANIFEST atomically, and then removes the list files of `previous`
     /// that it no longer refers to (and the deletions files it replaced). A crash leaves the old
     /// manifest or the new one, each with its lists and its deletion records; list files no
-    /// manifest refers to are removed when the store is next opened for writing.
+    /// manifest refers to are removed before a writer next writes a file.
     package mutating func install(replacing previous: Manifest, in directory: String, fileSystem: any FileSystem) throws {
         let compacted = Dictionary(previous.types.map { ($0.type.identifier, $0.compactedSequence) },
                                    uniquingKeysWith: { first, _ in first })
