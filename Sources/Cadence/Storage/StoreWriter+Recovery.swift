@@ -262,12 +262,13 @@ extension StoreWriter {
         return snapshot
     }
 
-    /// Removes what a crash left behind, once, before the writer first writes a file or upgrades: chunk and
-    /// chunk list files the manifest does not refer to (written before the manifest that would
-    /// have, or replaced by it but not yet removed) and the manifest's temporary file. Only names
-    /// Cadence gives its files count; anything else in the directory is left alone. (Deletions
-    /// files are removed by the install that stops naming them: a store before version 6 names
-    /// its one file outside the types, see ``DeletionsFile/removeOthers(than:in:fileSystem:)``.)
+    /// Removes what a crash left behind, once, before the writer first writes a file or upgrades:
+    /// chunk and chunk list files the manifest does not refer to (written before the manifest that
+    /// would have, or replaced by it but not yet removed), log segments it retired and the
+    /// manifest's temporary file. Only names Cadence gives its files count; anything else in the
+    /// directory is left alone. (Deletions files are removed by the install that stops naming
+    /// them: a store before version 6 names its one file outside the types, see
+    /// ``DeletionsFile/removeOthers(than:in:fileSystem:)``.)
     ///
     /// Not done at opening, which would then list a directory that grows with the chunks: until
     /// then such files are only unlisted (nothing reads a file the manifest does not name), and a
@@ -292,6 +293,9 @@ extension StoreWriter {
                 number >= manifest.nextChunkNumber || listed.map { !$0.contains(number) } ?? false
             } else if let number = Manifest.chunkListNumber(name) {
                 !lists.contains(number)
+            } else if let segment = WriteAheadLog.segmentNumber(name) {
+                // One that a power loss kept below the segment opening removed (see removeReplacedSegments()).
+                segment < manifest.logSegment
             } else {
                 name == Manifest.fileName + ".tmp"
             }
