@@ -164,4 +164,26 @@ struct OpeningCostTests {
         #expect(Set(try StoreTests.readAll(reopened).keys) == expected)
         #expect(reopened.verify().isEmpty)
     }
+
+    @Test("A file's number is read exactly when the name is the one Cadence gives that number, as a round trip decides")
+    func fileNumbersReadAsTheirNames() {
+        var random = TestRandom(seed: 95)
+        let pieces = ["0", "1", "9", "00", "٣", "x", "-", ".", "\u{301}", "18446744073709551615", "18446744073709551616"]
+        for attempt in 0..<20_000 {
+            var digits = String(UInt64.random(in: 0...(attempt % 2 == 0 ? 99_999 : .max), using: &random))
+            if digits.count < 10 { digits = String(repeating: "0", count: 10 - digits.count) + digits }
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
+                let offset = Int.random(in: 0...digits.count, using: &random)
+                if Bool.random(using: &random) {
+                    digits.insert(contentsOf: piece, at: digits.index(digits.startIndex, offsetBy: offset))
+                } else if offset < digits.count {
+                    digits.remove(at: digits.index(digits.startIndex, offsetBy: offset))
+                }
+            }
+            let name = "chunk-" + digits + ".cdc"
+            let expected = UInt64(digits).flatMap { Manifest.chunkFileName($0) == name ? $0 : nil }
+            #expect(Manifest.chunkNumber(name) == expected, "\(name)")
+        }
+    }
 }
