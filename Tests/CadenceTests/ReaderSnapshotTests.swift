@@ -32,12 +32,13 @@ struct ReaderSnapshotTests {
         return (memory, writer, Set(samples.map(\.uuid)))
     }
 
-    @Test("A flush between reading the manifest and listing the log segments")
-    func flushBeforeListing() throws {
+    @Test("A flush between reading the manifest and finding the log segments")
+    func flushBeforeFindingSegments() throws {
         let (memory, writer, uuids) = try Self.unflushedStore()
         let once = FirstTime()
-        let hooked = HookedFileSystem(wrapping: memory) { operation, _ in
-            if operation == .contentsOfDirectory { try once.run { try writer.flush() } }
+        let hooked = HookedFileSystem(wrapping: memory) { operation, path in
+            // An existence check ignores what its hook throws: the flush's failure is expected here instead.
+            if operation == .exists && path.hasSuffix(".log") { once.run { #expect(throws: Never.self) { try writer.flush() } } }
         }
         let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: hooked)
         #expect(Set(try StoreTests.readAll(reader).keys) == uuids)

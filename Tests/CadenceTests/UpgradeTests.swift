@@ -212,9 +212,10 @@ struct UpgradeTests {
                 #expect(reopened.verify().isEmpty, "\(context): \(reopened.verify())")
                 let outdated = try reopened.outdatedChunkFiles()
                 #expect(outdated == 0 || outdated == chunkCount, "\(context): \(outdated) chunk files outdated")
-                #expect(try Self.chunkVersions(path, fileSystem: disk).count == chunkCount, "\(context)")
                 #expect(try StoreVersionFourTests.Contents(reopened) == expected, "\(context)")
+                // Upgrading again removes the files the interrupted upgrade left.
                 try reopened.upgrade()
+                #expect(try Self.chunkVersions(path, fileSystem: disk).count == chunkCount, "\(context)")
                 #expect(try reopened.outdatedChunkFiles() == 0, "\(context)")
                 #expect(try StoreVersionFourTests.Contents(reopened) == expected, "\(context)")
                 try reopened.close()

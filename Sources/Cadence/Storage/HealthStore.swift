@@ -102,9 +102,11 @@ public final class HealthStore: Sendable {
     ///   or this process does (share that ``HealthStore`` instead);
     ///   ``CadenceError/Code/corruptFile`` naming the damaged file;
     ///   ``CadenceError/Code/unsupportedFormatVersion`` for a store of an unknown format.
-    /// - Complexity: O(*t* + *f* + *w*) for *t* types, *f* files in the directory and *w* bytes
-    ///   of log: the manifest keeps each type's chunks in outline, and a type's chunk list is read
-    ///   the first time the type is used (a store written by format version 2 reads every list at once).
+    /// - Complexity: O(*t* + *p* + *h* + *w*) for *t* types, *p* sources, *h* deletions that hide
+    ///   rows still in chunk files and *w* bytes of log, whatever the chunks: the manifest keeps each
+    ///   type's chunks in outline, a type's chunk list is read the first time the type is used (a
+    ///   store written by format version 2 reads every list at once), and the directory is not listed
+    ///   (files a crash left are removed before the first flush).
     public static func open(at path: String, options: Options = Options()) throws -> HealthStore {
         try open(at: path, options: options, fileSystem: POSIXFileSystem())
     }
@@ -402,7 +404,7 @@ extension HealthStore {
 
     /// The most types (quantity, category and the other kinds' series) one store holds.
     ///
-    /// Every open reads each type's chunk list and keeps each type's unflushed head: capped, an
+    /// Every open reads each type's entry in the manifest and keeps each type's unflushed head: capped, an
     /// open never pays for a type per sample. HealthKit has a few hundred types. A save that would
     /// add one more throws ``CadenceError/Code/invalidArgument`` naming the store.
     public static let maximumTypes = 4_096

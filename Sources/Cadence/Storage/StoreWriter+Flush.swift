@@ -22,6 +22,7 @@ extension StoreWriter {
         // that holds them is retired.
         guard !rewriting.isEmpty || headCount > 0 || deletionHorizon != nil || snapshot.lastSequence > manifest.flushedSequence
         else { return snapshot }
+        try removeLeftovers()
         var updated = manifest
         updated.provenances = snapshot.provenances
         updated.lastSequence = snapshot.lastSequence

@@ -23,31 +23,30 @@ extension StoreWriter {
             try fileSystem.createDirectory(path)
         }
         let lock = try takeLock(path, waiting: options.waitForWriter, fileSystem: fileSystem)
-        var manifest: Manifest
+        var writer: StoreWriter
         if fileSystem.exists(manifestPath) {
             let bytes = try fileSystem.readFile(manifestPath)
-            manifest = try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem)
+            let manifest = try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem)
+            writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
+                                 manifest: manifest)
             let version = try FormatVersion.readHeader(bytes, magic: Manifest.magic, kind: "store manifest", path: manifestPath).version
             if version < FormatVersion.current {
                 // Moved on before the first record of the current framing is appended, so that
                 // an older build refuses the store by its version instead of taking the records
                 // for damage.
-                var upgraded = manifest
-                try upgraded.install(replacing: manifest, in: path, fileSystem: fileSystem)
-                manifest = upgraded
+                try writer.installManifest(manifest)
             }
         } else {
             // Checked again under the lock: another process may have been creating a store here.
             try requireNoForeignFiles(path, fileSystem: fileSystem)
-            manifest = Manifest(storeIdentifier: UUID())
+            let manifest = Manifest(storeIdentifier: UUID())
             try fileSystem.replaceFile(manifestPath, manifest.encode())
-        }
-        var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
+            writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: lock, log: nil,
                                  manifest: manifest)
-        // One listing serves the log replay and the removal of orphans (it grows with the chunks).
-        let names = try fileSystem.contentsOfDirectory(path)
-        let snapshot = try writer.load(names)
-        try writer.removeOrphans(names)
+            writer.leftoversRemoved = true
+        }
+        // The directory is not listed: what it holds grows with the chunks (see removeLeftovers()).
+        let snapshot = try writer.load()
         return (writer, snapshot)
     }
 
@@ -105,7 +104,7 @@ extension StoreWriter {
             do {
                 var writer = StoreWriter(directory: path, options: options, fileSystem: fileSystem, lock: nil, log: nil,
                                          manifest: try Manifest(decoding: bytes, path: manifestPath, fileSystem: fileSystem))
-                let snapshot = try writer.load(try fileSystem.contentsOfDirectory(path))
+                let snapshot = try writer.load()
                 writer.manifestVersion = version
                 if try fileSystem.readFile(manifestPath) == bytes { return (writer, snapshot) }
             } catch let error as CadenceError where error.code == .notFound || error.code == .corruptFile {
@@ -178,10 +177,9 @@ extension StoreWriter {
     }
 
     /// Builds the snapshot from the manifest and the log segments it does not cover.
-    /// - Parameter names: The names of the files in the store's directory.
-    mutating func load(_ names: [String]) throws -> StoreSnapshot {
+    mutating func load() throws -> StoreSnapshot {
         for (number, provenance) in manifest.provenances.enumerated() { provenanceNumbers[provenance] = UInt32(number) }
-        return try replayLog(onto: snapshotFromManifest(), names: names)
+        return try replayLog(onto: snapshotFromManifest())
     }
 
     func snapshotFromManifest() -> StoreSnapshot {
@@ -199,15 +197,35 @@ extension StoreWriter {
                              sourcePriority: manifest.sourcePriority, types: types)
     }
 
-    mutating func replayLog(onto snapshot: StoreSnapshot, names: [String]) throws -> StoreSnapshot {
-        let segments = names.compactMap(WriteAheadLog.segmentNumber).sorted()
+    /// The log segments from the manifest's first on. A flush starts segment *n* + 1 only once a
+    /// manifest naming it is installed, so they are consecutive: found with a `stat` each, not by
+    /// listing the directory.
+    func segmentsToReplay() -> [UInt64] {
+        var segments: [UInt64] = []
+        var segment = manifest.logSegment
+        while fileSystem.exists(logPath(segment)) {
+            segments.append(segment)
+            segment += 1
+        }
+        return segments
+    }
+
+    /// Removes the segments before the manifest's first, which a crash right after a flush's
+    /// manifest leaves: the flush removes its one old segment, so they run down from the first.
+    func removeReplacedSegments() throws {
+        var segment = manifest.logSegment
+        while segment > 0, fileSystem.exists(logPath(segment - 1)) {
+            segment -= 1
+            try fileSystem.remove(logPath(segment))
+        }
+    }
+
+    mutating func replayLog(onto snapshot: StoreSnapshot) throws -> StoreSnapshot {
+        if !options.readOnly { try removeReplacedSegments() }
+        let segments = segmentsToReplay()
         var snapshot = snapshot
         var lastSegment = manifest.logSegment
         for (position, segment) in segments.enumerated() {
-            if segment < manifest.logSegment {
-                if !options.readOnly { try fileSystem.remove(logPath(segment)) }
-                continue
-            }
             let path = logPath(segment)
             let bytes = try fileSystem.readFile(path)
             let read = WriteAheadLog.readSegment(bytes, path: path)
@@ -244,17 +262,27 @@ extension StoreWriter {
         return snapshot
     }
 
-    /// Removes what a crash left behind: chunk and chunk list files the manifest does not refer
-    /// to (written before the manifest that would have, or replaced by it but not yet removed)
-    /// and the manifest's temporary file. Only names Cadence gives its files count; anything else
-    /// in the directory is left alone.
+    /// Removes what a crash left behind, once, before the writer first writes a file or upgrades:
+    /// chunk and chunk list files the manifest does not refer to (written before the manifest that
+    /// would have, or replaced by it but not yet removed), log segments it retired and the
+    /// manifest's temporary file. Only names Cadence gives its files count; anything else in the
+    /// directory is left alone. (Deletions files are removed by the install that stops naming
+    /// them: a store before version 6 names its one file outside the types, see
+    /// ``DeletionsFile/removeOthers(than:in:fileSystem:)``.)
+    ///
+    /// Not done at opening, which would then list a directory that grows with the chunks: until
+    /// then such files are only unlisted (nothing reads a file the manifest does not name), and a
+    /// file the writer writes under the number of one replaces it. An upgrade, which reads every
+    /// chunk list anyway, does it even when no chunk file is outdated.
     ///
     /// The chunk lists are not read for this unless the chunk files tell of a leftover: files
     /// numbered from ``Manifest/nextChunkNumber`` on were never listed, and more files below it
     /// than the manifest's chunk count means some of them are no longer listed.
     ///
-    /// - Parameter names: The names of the files in the store's directory, listed at opening.
-    func removeOrphans(_ names: [String]) throws {
+    /// - Complexity: O(*f*) for *f* files in the directory, the first time.
+    mutating func removeLeftovers() throws {
+        guard !leftoversRemoved, !options.readOnly else { return }
+        let names = try fileSystem.contentsOfDirectory(directory)
         let lists = manifest.chunkListNumbers
         let chunkNumbers = names.compactMap(Manifest.chunkNumber)
         let listedCount = manifest.types.reduce(0) { $0 + $1.chunks.outline.chunkCount }
@@ -265,11 +293,15 @@ extension StoreWriter {
                 number >= manifest.nextChunkNumber || listed.map { !$0.contains(number) } ?? false
             } else if let number = Manifest.chunkListNumber(name) {
                 !lists.contains(number)
+            } else if let segment = WriteAheadLog.segmentNumber(name) {
+                // One that a power loss kept below the segment opening removed (see removeReplacedSegments()).
+                segment < manifest.logSegment
             } else {
                 name == Manifest.fileName + ".tmp"
             }
             if isOrphan { try fileSystem.remove(directory + "/" + name) }
         }
+        leftoversRemoved = true
     }
 
     /// Applies a log entry (during replay, or right after writing it) and returns the new snapshot.

@@ -26,6 +26,7 @@ extension StoreWriter {
         try checkWritable()
         let types = manifest.types
         let lists = try Self.refusingDamage { try types.map { try $0.chunks.chunks() } }
+        try removeLeftovers()
         var report = UpgradeReport()
         guard try Self.refusingDamage({ try lists.contains { try $0.contains(where: Self.isOutdated) } }) else {
             return (snapshot, report)
@@ -65,7 +66,7 @@ extension StoreWriter {
                 }
             }
         } catch let error as CadenceError where HealthStore.provesDamage(error) {
-            // Files past the manifest's next chunk number are orphans the next open would remove;
+            // Files past the manifest's next chunk number are orphans the next flush would remove;
             // removed now, the store is left exactly as it was.
             for path in written { try? fileSystem.remove(path) }
             try? fileSystem.syncDirectory(directory)

@@ -35,6 +35,8 @@ struct StoreWriter: Sendable {
     /// the writing process replaced it), and the bytes of the last log segment replayed.
     var manifestVersion: FileVersion?
     var replayedLength = 0
+    /// Whether what a crash may have left in the directory was removed (see ``removeLeftovers()``).
+    var leftoversRemoved = false
 
     var manifestPath: String { directory + "/" + Manifest.fileName }
     func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
@@ -224,6 +226,7 @@ struct StoreWriter: Sendable {
 
     /// Writes `updated` and its new chunk lists, and makes it the store's manifest.
     mutating func installManifest(_ updated: Manifest) throws {
+        try removeLeftovers()
         var updated = updated
         let previous = manifest
         let directory = self.directory

@@ -16,6 +16,8 @@ final class HookedFileSystem: FileSystem {
     /// A call the hook sees.
     enum Operation: Sendable, Equatable {
         case readFile, contentsOfDirectory, fileSize
+        /// An existence check (what the hook throws is ignored: the check cannot fail).
+        case exists
         case writeFile, truncate, rename, remove, syncDirectory
         /// The `fsync` of a file opened for appending.
         case syncFile
@@ -38,7 +40,10 @@ final class HookedFileSystem: FileSystem {
     }
 
     func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func exists(_ path: String) -> Bool { base.exists(path) }
+    func exists(_ path: String) -> Bool {
+        try? run(.exists, path)
+        return base.exists(path)
+    }
     func contentsOfDirectory(_ path: String) throws -> [String] {
         try run(.contentsOfDirectory, path)
         return try base.contentsOfDirectory(path)
