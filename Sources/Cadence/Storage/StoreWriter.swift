@@ -93,7 +93,7 @@ struct StoreWriter: Sendable {
             if typeNames.updateValue(identifier, forKey: identifier) == nil, typeNames.count > HealthStore.maximumTypes {
                 throw CadenceError(.invalidArgument,
                                    "the store already holds \(HealthStore.maximumTypes) types; '\(identifier)' would be one "
-                                       + "more. Every open reads each type's chunk list, so a store holds at most "
+                                       + "more. Every open reads each type's entry in the manifest, so a store holds at most "
                                        + "\(HealthStore.maximumTypes): split the data into several stores", path: directory)
             }
             // Map the batch's provenance indexes to store-wide numbers. The dictionary keeps each
