@@ -65,17 +65,6 @@ extension Aggregator {
         return zip(cuts, cuts.dropFirst()).map { $0..<$1 }.filter { !$0.isEmpty }
     }
 
-    /// An open sample of the sweep: what a slice needs of its row, copied when it opens, so a
-    /// step reads the open samples from one small buffer instead of four columns.
-    private struct OpenSample {
-        var end: Int64
-        var value: Double
-        /// The row's length in microseconds, as the proration divides by it.
-        var length: Double
-        var rank: Int32
-        var source: Int32
-    }
-
     /// Sweeps one partition of intervals: from its first edge, time advances slice by slice (a
     /// slice ends at the next sample start, sample end or edge); each slice's length goes to the
     /// best-ranked open samples' sums and to the duration.
@@ -90,39 +79,40 @@ extension Aggregator {
         var duration = [Double](repeating: 0, count: intervals.count)
         var perSourceDuration = separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : []
         let low = edges[intervals.lowerBound]
-        let next = rows.lowerBound
+        let high = edges[intervals.upperBound]
+        var next = rows.lowerBound
         let stop = rows.upperBound
         guard next < stop else { return SweepOutput(sum: sum, duration: duration, perSourceDuration: perSourceDuration) }
         var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
-        // The open samples, in the order they opened; never more than the rows reaching the partition.
-        let active = UnsafeMutableBufferPointer<OpenSample>.allocate(capacity: stop - next)
+        // The open samples (indexes into the rows); never more than the rows reaching the partition.
+        let active = UnsafeMutableBufferPointer<Int>.allocate(capacity: stop - next)
         defer { active.deallocate() }
+        var activeCount = 0
+        var time = low
+        var interval = intervals.lowerBound
         let first = intervals.lowerBound
         edges.withUnsafeBufferPointer { edges in
         columns.start.withUnsafeBufferPointer { starts in
         columns.end.withUnsafeBufferPointer { ends in
         columns.value.withUnsafeBufferPointer { values in
         columns.rank.withUnsafeBufferPointer { ranks in
-        columns.source.withUnsafeBufferPointer { sources in
         sum.withUnsafeMutableBufferPointer { sums in
         duration.withUnsafeMutableBufferPointer { durations in
-            // The sweep's state lives here, not captured by the closures, so it stays in registers.
-            var next = next
-            var activeCount = 0
-            var time = low
-            var interval = first
             while true {
                 // Close the samples that ended; the kept ones give the earliest end and the best
                 // rank, so no second pass over the open samples is needed.
                 var kept = 0
                 var earliestEnd = Int64.max
                 var winner = Int32.max
-                for position in 0..<activeCount where active[position].end > time {
-                    let open = active[position]
-                    active[kept] = open
-                    kept &+= 1
-                    earliestEnd = min(earliestEnd, open.end)
-                    winner = min(winner, open.rank)
+                for position in 0..<activeCount {
+                    let row = active[position]
+                    let end = ends[row]
+                    if end > time {
+                        active[kept] = row
+                        kept &+= 1
+                        earliestEnd = min(earliestEnd, end)
+                        winner = min(winner, ranks[row])
+                    }
                 }
                 activeCount = kept
                 // Open the samples starting at or before `time`.
@@ -132,8 +122,7 @@ extension Aggregator {
                     let end = ends[next]
                     if starts[next] != end {
                         if end > time {
-                            active[activeCount] = OpenSample(end: end, value: values[next], length: Double(end &- starts[next]),
-                                                             rank: ranks[next], source: separate ? sources[next] : 0)
+                            active[activeCount] = next
                             activeCount &+= 1
                             earliestEnd = min(earliestEnd, end)
                             winner = min(winner, ranks[next])
@@ -159,14 +148,15 @@ extension Aggregator {
                 let length = sliceEnd &- time
                 if length > 0 {
                     let slot = interval &- first
-                    for position in 0..<activeCount where active[position].rank == winner {
-                        sums[slot] += active[position].value * (Double(length) / active[position].length)
+                    for position in 0..<activeCount where ranks[active[position]] == winner {
+                        let row = active[position]
+                        sums[slot] += values[row] * (Double(length) / Double(ends[row] &- starts[row]))
                     }
                     durations[slot] += Double(length) * 1e-6
                     if separate {
                         for index in 0..<seenSources.count { seenSources[index] = false }
-                        for position in 0..<activeCount where !seenSources[Int(active[position].source)] {
-                            let source = Int(active[position].source)
+                        for position in 0..<activeCount where !seenSources[Int(columns.source[active[position]])] {
+                            let source = Int(columns.source[active[position]])
                             seenSources[source] = true
                             perSourceDuration[source][slot] += Double(length) * 1e-6
                         }
@@ -178,7 +168,6 @@ extension Aggregator {
                     if interval >= intervals.upperBound { break }
                 }
             }
-        }
         }
         }
         }

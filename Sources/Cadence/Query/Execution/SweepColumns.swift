@@ -75,19 +75,18 @@ struct SweepColumns {
 
     /// Sets ``maximumEnd`` and ``longestDuration`` from the rows.
     private mutating func measureBounds() {
-        // Accumulated inside the closures and returned, not captured: captured variables are
-        // kept in memory at every row.
-        (maximumEnd, longestDuration) = start.withUnsafeBufferPointer { starts in
+        var latest = Int64.min
+        var longest: Int64 = 0
+        start.withUnsafeBufferPointer { starts in
             end.withUnsafeBufferPointer { ends in
-                var latest = Int64.min
-                var longest: Int64 = 0
                 for row in 0..<starts.count {
                     latest = max(latest, ends[row])
                     longest = max(longest, ends[row] &- starts[row])
                 }
-                return (latest, longest)
             }
         }
+        maximumEnd = latest
+        longestDuration = longest
     }
 
     /// Appends `rows` of `columns` with their merge ranks (and sources).
