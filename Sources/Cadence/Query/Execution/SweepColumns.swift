@@ -23,7 +23,8 @@ struct SweepColumns {
     /// The latest end of any row (which lets a range of the sweep skip the pieces that end
     /// before it).
     private(set) var maximumEnd = Int64.min
-    /// The longest row (which bounds how far before a range the rows reaching it can start).
+    /// At least the longest row's length (which bounds how far before a range the rows reaching
+    /// it can start).
     private(set) var longestDuration: Int64 = 0
 
     var count: Int { start.count }
@@ -70,7 +71,13 @@ struct SweepColumns {
         isSortedByStart = portion.isSortedByStart || start.withUnsafeBufferPointer { starts in
             starts.indices.dropFirst().allSatisfy { starts[$0 &- 1] <= starts[$0] }
         }
-        measureBounds()
+        // The blocks' summaries bound every row they hold (a row lasts at most from its block's
+        // earliest start to its latest end), so the rows need no pass of their own.
+        for block in portion.blocks where block.rows?.isEmpty == false {
+            let summary = portion.summaries[block.index]
+            maximumEnd = max(maximumEnd, summary.maximumEnd)
+            longestDuration = max(longestDuration, summary.maximumEnd &- summary.minimumStart)
+        }
     }
 
     /// Sets ``maximumEnd`` and ``longestDuration`` from the rows.
