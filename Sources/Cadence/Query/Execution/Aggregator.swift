@@ -119,8 +119,7 @@ package struct Aggregator {
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
             && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
-            let columns = SweepColumns.joined(partials.map(\.sweepColumns), parallelism: parallelism)
-            let sweep = sweepAll(columns, separate: separate)
+            let sweep = sweepAll(SweepRows(partials.map(\.sweepColumns)), separate: separate)
             if needsMerge { output.mergedSum = sweep.sum }
             if options.contains(.duration) {
                 output.duration = sweep.duration

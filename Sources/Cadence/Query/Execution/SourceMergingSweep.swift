@@ -18,11 +18,16 @@ extension Aggregator {
 
     /// Sweeps partitions of intervals in parallel; each partition owns its intervals' results,
     /// so the results are the serial sweep's bit for bit (a partition starts with the samples
-    /// open at its first edge, in the order the serial sweep holds them there).
-    func sweepAll(_ columns: SweepColumns, separate: Bool) -> SweepOutput {
+    /// open at its first edge, in the order the serial sweep holds them there). Each partition
+    /// copies out its own rows from the scan's pieces, so the gathering is divided among the
+    /// workers too.
+    func sweepAll(_ rows: SweepRows, separate: Bool) -> SweepOutput {
         let intervalCount = edges.count - 1
-        let ranges = sweepPartitions(columns)
-        let pieces = parallelMap(ranges) { range in sweep(columns, intervals: range, separate: separate) }
+        let ranges = sweepPartitions(rows)
+        let pieces = parallelMap(ranges) { range in
+            let (columns, span) = rows.columns(rows.rows(reaching: edges[range.lowerBound], before: edges[range.upperBound]))
+            return sweep(columns, rows: span, intervals: range, separate: separate)
+        }
         var output = SweepOutput(sum: [Double](repeating: 0, count: intervalCount),
                                  duration: [Double](repeating: 0, count: intervalCount),
                                  perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervalCount), count: ranking.sources.count) : [])
@@ -41,7 +46,7 @@ extension Aggregator {
     /// sorted samples start (so the workers' shares are even when the samples are not).
     ///
     /// - Complexity: O(*p* log *m*) for *p* partitions and *m* intervals.
-    func sweepPartitions(_ columns: SweepColumns) -> [Range<Int>] {
+    func sweepPartitions(_ rows: SweepRows) -> [Range<Int>] {
         let intervalCount = edges.count - 1
         var cuts = [0]
         if let forced = sweepPartitionCount {
@@ -50,9 +55,9 @@ extension Aggregator {
         } else {
             let count = parallelism > 1 ? parallelism * 4 : 1
             for part in 1..<max(count, 1) {
-                let row = columns.count * part / count
-                guard row < columns.count else { continue }
-                let start = columns.start[row]
+                let row = rows.count * part / count
+                guard row < rows.count else { continue }
+                let start = rows.start(ofRow: row)
                 cuts.append(min(max(edges.partitionPoint { $0 > start } - 1, 0), intervalCount))
             }
         }
@@ -67,17 +72,16 @@ extension Aggregator {
     /// The open samples live in one buffer compacted in place and zero-length samples are taken
     /// from the rows just added, so a step allocates nothing.
     ///
-    /// - Complexity: O(*s* · *a*) for the *s* rows reaching the partition and at most *a* of them
-    ///   open at once.
-    private func sweep(_ columns: SweepColumns, intervals: Range<Int>, separate: Bool) -> SweepOutput {
+    /// - Complexity: O(*s* · *a*) for the *s* `rows` of `columns` reaching the partition and at
+    ///   most *a* of them open at once.
+    private func sweep(_ columns: SweepColumns, rows: Range<Int>, intervals: Range<Int>, separate: Bool) -> SweepOutput {
         var sum = [Double](repeating: 0, count: intervals.count)
         var duration = [Double](repeating: 0, count: intervals.count)
         var perSourceDuration = separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : []
         let low = edges[intervals.lowerBound]
         let high = edges[intervals.upperBound]
-        // First sample whose prefix reaches `low`, and the end of samples starting before `high`.
-        var next = columns.maximumEndOfPrefix.partitionPoint { $0 >= low }
-        let stop = columns.start.partitionPoint { $0 >= high }
+        var next = rows.lowerBound
+        let stop = rows.upperBound
         guard next < stop else { return SweepOutput(sum: sum, duration: duration, perSourceDuration: perSourceDuration) }
         var seenSources = [Bool](repeating: false, count: separate ? ranking.sources.count : 0)
         // The open samples (indexes into the rows); never more than the rows reaching the partition.
@@ -95,21 +99,33 @@ extension Aggregator {
         sum.withUnsafeMutableBufferPointer { sums in
         duration.withUnsafeMutableBufferPointer { durations in
             while true {
-                // Close the samples that ended.
+                // Close the samples that ended; the kept ones give the earliest end and the best
+                // rank, so no second pass over the open samples is needed.
                 var kept = 0
-                for position in 0..<activeCount where ends[active[position]] > time {
-                    active[kept] = active[position]
-                    kept &+= 1
+                var earliestEnd = Int64.max
+                var winner = Int32.max
+                for position in 0..<activeCount {
+                    let row = active[position]
+                    let end = ends[row]
+                    if end > time {
+                        active[kept] = row
+                        kept &+= 1
+                        earliestEnd = min(earliestEnd, end)
+                        winner = min(winner, ranks[row])
+                    }
                 }
                 activeCount = kept
                 // Open the samples starting at or before `time`.
                 let added = next
                 var addedInstant = false
                 while next < stop && starts[next] <= time {
-                    if starts[next] != ends[next] {
-                        if ends[next] > time {
+                    let end = ends[next]
+                    if starts[next] != end {
+                        if end > time {
                             active[activeCount] = next
                             activeCount &+= 1
+                            earliestEnd = min(earliestEnd, end)
+                            winner = min(winner, ranks[next])
                         }
                     } else {
                         addedInstant = true
@@ -118,11 +134,8 @@ extension Aggregator {
                 }
                 // Zero-length samples at `time` count whole unless a better rank is open.
                 for instant in added..<(addedInstant ? next : added) where starts[instant] == ends[instant]
-                    && starts[instant] == time && starts[instant] >= low {
-                    let rank = ranks[instant]
-                    var shadowed = false
-                    for position in 0..<activeCount where ranks[active[position]] < rank { shadowed = true }
-                    if !shadowed { sums[interval &- first] += values[instant] }
+                    && starts[instant] == time && starts[instant] >= low && ranks[instant] <= winner {
+                    sums[interval &- first] += values[instant]
                 }
                 if activeCount == 0 {
                     guard next < stop else { break }
@@ -130,13 +143,8 @@ extension Aggregator {
                     while interval &+ 1 <= intervals.upperBound &- 1 && edges[interval &+ 1] <= time { interval &+= 1 }
                     continue
                 }
-                var sliceEnd = edges[interval &+ 1]
+                var sliceEnd = min(edges[interval &+ 1], earliestEnd)
                 if next < stop { sliceEnd = min(sliceEnd, starts[next]) }
-                var winner = Int32.max
-                for position in 0..<activeCount {
-                    sliceEnd = min(sliceEnd, ends[active[position]])
-                    winner = min(winner, ranks[active[position]])
-                }
                 let length = sliceEnd &- time
                 if length > 0 {
                     let slot = interval &- first

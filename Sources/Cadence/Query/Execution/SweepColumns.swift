@@ -9,9 +9,8 @@
 /// rank and (when sources are kept apart) source.
 ///
 /// Each scan portion gathers its own columns straight from its decoded blocks (no row structs,
-/// no per-sample allocation); ``joined(_:parallelism:)`` then puts the portions' columns into
-/// one run sorted by start — a parallel copy when they are in order already, as chunks are, and a
-/// merge of the sorted runs otherwise.
+/// no per-sample allocation); ``SweepRows`` then lays the portions end to end, and each range of
+/// the sweep copies out only the rows it needs.
 struct SweepColumns {
     var start: [Int64] = []
     var end: [Int64] = []
@@ -19,15 +18,29 @@ struct SweepColumns {
     var rank: [Int32] = []
     /// Each row's dense source number; empty unless sources are kept apart.
     var source: [Int32] = []
-    /// The running maximum of ``end`` (which lets a sweep partition find the first sample still
-    /// open at its start); filled by ``joined(_:parallelism:)``.
-    var maximumEndOfPrefix: [Int64] = []
     /// Whether the rows are sorted by start.
     var isSortedByStart = true
+    /// The latest end of any row (which lets a range of the sweep skip the pieces that end
+    /// before it).
+    private(set) var maximumEnd = Int64.min
+    /// At least the longest row's length (which bounds how far before a range the rows reaching
+    /// it can start).
+    private(set) var longestDuration: Int64 = 0
 
     var count: Int { start.count }
 
     init() {}
+
+    /// Columns of the given rows, in order.
+    init(start: [Int64], end: [Int64], value: [Double], rank: [Int32], source: [Int32], isSortedByStart: Bool) {
+        self.start = start
+        self.end = end
+        self.value = value
+        self.rank = rank
+        self.source = source
+        self.isSortedByStart = isSortedByStart
+        measureBounds()
+    }
 
     /// The selected rows of `portion`'s decoded blocks, in order.
     ///
@@ -58,6 +71,29 @@ struct SweepColumns {
         isSortedByStart = portion.isSortedByStart || start.withUnsafeBufferPointer { starts in
             starts.indices.dropFirst().allSatisfy { starts[$0 &- 1] <= starts[$0] }
         }
+        // The blocks' summaries bound every row they hold (a row lasts at most from its block's
+        // earliest start to its latest end), so the rows need no pass of their own.
+        for block in portion.blocks where block.rows?.isEmpty == false {
+            let summary = portion.summaries[block.index]
+            maximumEnd = max(maximumEnd, summary.maximumEnd)
+            longestDuration = max(longestDuration, summary.maximumEnd &- summary.minimumStart)
+        }
+    }
+
+    /// Sets ``maximumEnd`` and ``longestDuration`` from the rows.
+    private mutating func measureBounds() {
+        var latest = Int64.min
+        var longest: Int64 = 0
+        start.withUnsafeBufferPointer { starts in
+            end.withUnsafeBufferPointer { ends in
+                for row in 0..<starts.count {
+                    latest = max(latest, ends[row])
+                    longest = max(longest, ends[row] &- starts[row])
+                }
+            }
+        }
+        maximumEnd = latest
+        longestDuration = longest
     }
 
     /// Appends `rows` of `columns` with their merge ranks (and sources).
@@ -89,69 +125,38 @@ struct SweepColumns {
         }
     }
 
-    /// The pieces' rows as one run sorted by start, with ``maximumEndOfPrefix``.
+    /// Appends `rows` of another piece of columns (and their sources, when they have them).
+    mutating func append(_ piece: SweepColumns, rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        start.append(contentsOf: piece.start[rows])
+        end.append(contentsOf: piece.end[rows])
+        value.append(contentsOf: piece.value[rows])
+        rank.append(contentsOf: piece.rank[rows])
+        if !piece.source.isEmpty { source.append(contentsOf: piece.source[rows]) }
+        maximumEnd = max(maximumEnd, piece.maximumEnd)
+        longestDuration = max(longestDuration, piece.longestDuration)
+    }
+
+    /// The pieces' rows as one run sorted by start, ties in piece order: unsorted pieces are
+    /// sorted, then the sorted runs are merged pairwise, as an order of rows applied to every
+    /// column once. Needed only when pieces overlap in time (unflushed batches, chunks written
+    /// out of order).
     ///
-    /// Pieces come in order of their first start and each chunk's rows are sorted, so the pieces
-    /// are usually in order already: they are then copied into place in parallel, each taking its
-    /// own running maximum of ends, and the maximum is carried across pieces (rewriting only a
-    /// piece's first rows, those ending before an earlier piece's latest end). Otherwise each
-    /// unsorted piece is sorted and the sorted runs are merged pairwise.
-    ///
-    /// - Complexity: O(*s*) divided among the cores when in order, O(*s* log *r*) for *r* runs
-    ///   when only the pieces are sorted, O(*s* log *s*) otherwise.
-    static func joined(_ pieces: [SweepColumns], parallelism: Int) -> SweepColumns {
-        var offsets: [Int] = []
-        var total = 0
-        var inOrder = true
-        var previousLast = Int64.min
-        for piece in pieces {
-            offsets.append(total)
-            total += piece.count
-            inOrder = inOrder && piece.isSortedByStart
-            if let first = piece.start.first, let last = piece.start.last {
-                inOrder = inOrder && previousLast <= first
-                previousLast = last
-            }
-        }
-        let keepsSources = pieces.contains { !$0.source.isEmpty }
+    /// - Complexity: O(*s* log *r*) for *s* rows in *r* runs when the pieces are sorted,
+    ///   O(*s* log *s*) otherwise.
+    static func sorted(_ pieces: [SweepColumns]) -> SweepColumns {
         var joined = SweepColumns()
-        joined.start = concatenated(pieces.map(\.start), offsets: offsets, total: total, parallelism: parallelism)
-        joined.end = concatenated(pieces.map(\.end), offsets: offsets, total: total, parallelism: parallelism)
-        joined.value = concatenated(pieces.map(\.value), offsets: offsets, total: total, parallelism: parallelism)
-        joined.rank = concatenated(pieces.map(\.rank), offsets: offsets, total: total, parallelism: parallelism)
-        if keepsSources {
-            joined.source = concatenated(pieces.map(\.source), offsets: offsets, total: total, parallelism: parallelism)
+        let total = pieces.reduce(0) { $0 + $1.count }
+        joined.start.reserveCapacity(total)
+        joined.end.reserveCapacity(total)
+        joined.value.reserveCapacity(total)
+        joined.rank.reserveCapacity(total)
+        var runs: [(rows: Range<Int>, isSorted: Bool)] = []
+        for piece in pieces {
+            runs.append((joined.count..<joined.count + piece.count, piece.isSortedByStart))
+            joined.append(piece, rows: 0..<piece.count)
         }
-        guard inOrder else {
-            joined.sortByStart(runs: zip(offsets, pieces).map { offset, piece in
-                (offset..<offset + piece.count, piece.isSortedByStart)
-            })
-            joined.maximumEndOfPrefix = joined.end
-            var running = Int64.min
-            for index in joined.maximumEndOfPrefix.indices {
-                running = max(running, joined.maximumEndOfPrefix[index])
-                joined.maximumEndOfPrefix[index] = running
-            }
-            return joined
-        }
-        joined.maximumEndOfPrefix = concatenated(pieces.map(\.end), offsets: offsets, total: total,
-                                                 parallelism: parallelism) { maxima in
-            var running = Int64.min
-            for index in maxima.indices {
-                running = max(running, maxima[index])
-                maxima[index] = running
-            }
-        }
-        var carried = Int64.min
-        for (index, piece) in pieces.enumerated() where piece.count > 0 {
-            let offset = offsets[index]
-            var row = offset
-            while row < offset + piece.count && joined.maximumEndOfPrefix[row] < carried {
-                joined.maximumEndOfPrefix[row] = carried
-                row += 1
-            }
-            carried = joined.maximumEndOfPrefix[offset + piece.count - 1]
-        }
+        joined.sortByStart(runs: runs)
         return joined
     }
 
@@ -200,20 +205,5 @@ struct SweepColumns {
         rank = order.map { rank[$0] }
         if !source.isEmpty { source = order.map { source[$0] } }
         isSortedByStart = true
-    }
-
-    /// The pieces one after another, copied in parallel; `finish` then runs on each piece's copy.
-    private static func concatenated<Element>(
-        _ pieces: [[Element]], offsets: [Int], total: Int, parallelism: Int,
-        finish: (UnsafeMutableBufferPointer<Element>) -> Void = { _ in }
-    ) -> [Element] {
-        [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
-            _ = concurrentMap(Array(pieces.indices), parallelism: parallelism) { index in
-                let piece = UnsafeMutableBufferPointer(rebasing: buffer[offsets[index]..<offsets[index] + pieces[index].count])
-                _ = piece.initialize(fromContentsOf: pieces[index])
-                finish(piece)
-            }
-            initialized = total
-        }
     }
 }
