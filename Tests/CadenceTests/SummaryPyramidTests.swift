@@ -102,12 +102,20 @@ struct SummaryPyramidTests {
             let query = try StatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate, options: options,
                                                       anchorDate: anchor, intervalComponents: components, calendar: calendar)
             let collection = try store.execute(query)
-            let selected = samples.filter { sourceFilter?.contains($0.source) ?? true }
+            // Sorted by start, so that each interval's reference reads only the samples near it
+            // (none lasts more than an hour).
+            let selected = samples.filter { sourceFilter?.contains($0.source) ?? true }.sorted { $0.start < $1.start }
+            func near(_ b0: Int64, _ b1: Int64) -> [ReferenceSample] {
+                let first = selected.partitionPoint { $0.start >= b0 - 2 * HourSummaries.hour }
+                let end = selected.partitionPoint { $0.start >= b1 }
+                return Array(selected[first..<max(first, end)])
+            }
             var nonEmpty = 0
             for statistics in collection.statistics() {
                 let b0 = statistics.startDate.timestamp
                 let b1 = statistics.endDate.timestamp
-                let expected = ReferenceInterval(samples: selected, start: b0, end: b1, style: type.aggregationStyle,
+                let nearby = near(b0, b1)
+                let expected = ReferenceInterval(samples: nearby, start: b0, end: b1, style: type.aggregationStyle,
                                                  mergesSources: false)
                 let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) \(statistics.startDate)")
                 #expect(statistics.isEmpty == (expected.count == 0), context)
@@ -123,7 +131,7 @@ struct SummaryPyramidTests {
                 #expect(statistics.mostRecentQuantity()?.value == expected.mostRecent, context)
                 if options.contains(.separateBySource) {
                     for provenance in Self.sources.prefix(sourceCount) {
-                        let own = ReferenceInterval(samples: selected.filter { $0.source == provenance.source.name },
+                        let own = ReferenceInterval(samples: nearby.filter { $0.source == provenance.source.name },
                                                     start: b0, end: b1, style: type.aggregationStyle, mergesSources: false)
                         let actual = discrete ? statistics.averageQuantity(for: provenance.source)?.value
                             : statistics.sumQuantity(for: provenance.source)?.value
