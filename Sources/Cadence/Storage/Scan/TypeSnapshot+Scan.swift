@@ -184,7 +184,11 @@ private enum PortionToRead {
                 let answeredUntil = selectsAll ? plan.summaryAnswers?(summaries[index], &position) : nil
                 let answered = answeredUntil != nil
                 if let answeredUntil, !plan.readsEveryRow {
-                    runEnd = summaries[(index + 1)..<partBlocks.upperBound].partitionPoint { $0.minimumStart >= answeredUntil }
+                    // The next block begins the next interval in the common case of intervals no
+                    // longer than blocks (hourly): no search then.
+                    let next = index + 1
+                    runEnd = next == partBlocks.upperBound || summaries[next].minimumStart >= answeredUntil ? next
+                        : summaries.partitionPoint(in: next..<partBlocks.upperBound) { $0.minimumStart >= answeredUntil }
                     if runEnd - index >= 2, let node = answeringNode(file.pyramid, from: index, to: runEnd, plan, &position) {
                         scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
                                                     pyramidNode: node.place))
