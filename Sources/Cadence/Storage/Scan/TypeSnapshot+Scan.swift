@@ -168,20 +168,24 @@ private enum PortionToRead {
         // The blocks to decode, and where each is among the scan blocks.
         var decode: [Int] = []
         var decodePlaces: [Int] = []
+        // Read once, not once a block (each read retains the closure's context).
+        let summaryAnswers = plan.summaryAnswers
+        let pyramid = file.pyramid
         file.blocks.withUnsafeBufferPointer { summaries in
             var position = -1
             var index = partBlocks.lowerBound
             // Blocks [index, runEnd) start inside the interval the last answered block lies in.
             var runEnd = index
             while index < partBlocks.upperBound {
-                if index + 1 < runEnd, let node = answeringNode(file.pyramid, from: index, to: runEnd, plan, &position) {
+                if index + 1 < runEnd,
+                   let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
                     scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
                                                 pyramidNode: node.place))
                     index += node.blocks
                     continue
                 }
                 let selectsAll = selection.selectsAll(summaries[index])
-                let answeredUntil = selectsAll ? plan.summaryAnswers?(summaries[index], &position) : nil
+                let answeredUntil = selectsAll ? summaryAnswers?(summaries[index], &position) : nil
                 let answered = answeredUntil != nil
                 if let answeredUntil, !plan.readsEveryRow {
                     // The next block begins the next interval in the common case of intervals no
@@ -189,7 +193,8 @@ private enum PortionToRead {
                     let next = index + 1
                     runEnd = next == partBlocks.upperBound || summaries[next].minimumStart >= answeredUntil ? next
                         : summaries.partitionPoint(in: next..<partBlocks.upperBound) { $0.minimumStart >= answeredUntil }
-                    if runEnd - index >= 2, let node = answeringNode(file.pyramid, from: index, to: runEnd, plan, &position) {
+                    if runEnd - index >= 2,
+                       let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
                         scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
                                                     pyramidNode: node.place))
                         index += node.blocks
@@ -198,7 +203,7 @@ private enum PortionToRead {
                 }
                 // A block across an interval edge may still be answered hour by hour.
                 var hours: [SampleSummary]?
-                if !answered, let summaryAnswers = plan.summaryAnswers,
+                if !answered, let summaryAnswers,
                    let hourSummaries = file.hourSummaries?.summaries(ofBlock: index),
                    hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers($0, &position) != nil }) {
                     hours = hourSummaries
@@ -243,21 +248,22 @@ private enum PortionToRead {
     }
 
     /// The largest node of `pyramid` that starts at block `first`, lies within blocks
-    /// [`first`, `end`) and answers for its blocks (wholly selected, accepted by
-    /// ``ScanPlan/summaryAnswers``), with its place and block count; `nil` when no node of two
-    /// blocks or more does.
+    /// [`first`, `end`) and answers for its blocks (wholly selected by `selection`, accepted by
+    /// `summaryAnswers`, a plan's ``ScanPlan/summaryAnswers``), with its place and block count;
+    /// `nil` when no node of two blocks or more does.
     ///
     /// - Complexity: O(log *b*) checks of summaries.
-    private static func answeringNode(_ pyramid: SummaryPyramid, from first: Int, to end: Int, _ plan: ScanPlan,
+    private static func answeringNode(_ pyramid: SummaryPyramid, from first: Int, to end: Int, _ selection: RowSelection,
+                                      _ summaryAnswers: (@Sendable (SampleSummary, inout Int) -> Int64?)?,
                                       _ position: inout Int) -> (place: Int, blocks: Int)? {
-        guard let summaryAnswers = plan.summaryAnswers else { return nil }
+        guard let summaryAnswers else { return nil }
         // The highest level whose node at `first` is aligned there and ends by `end`.
         var level = min(pyramid.topLevel, first.trailingZeroBitCount,
                         Int.bitWidth - 1 - (end - first).leadingZeroBitCount)
         while level >= 1 {
             if let place = pyramid.node(level: level, index: first >> level) {
                 let node = pyramid[place]
-                if plan.selection.selectsAll(node), summaryAnswers(node, &position) != nil { return (place, 1 << level) }
+                if selection.selectsAll(node), summaryAnswers(node, &position) != nil { return (place, 1 << level) }
             }
             level -= 1
         }
