@@ -27,6 +27,8 @@ package struct ChunkFile: Sendable {
     package let blocks: [SampleSummary]
     /// The rows of each block.
     package let blockRows: [Range<Int>]
+    /// The block summaries merged in aligned runs of blocks, derived when the file is opened.
+    package let pyramid: SummaryPyramid
     /// The file's bytes, the query and detail columns compressed in them.
     let bytes: [UInt8]
     private let query: QueryLayout
@@ -185,6 +187,7 @@ package struct ChunkFile: Sendable {
             throw CadenceError(.corruptFile, "the summary does not match the chunk's row count", path: path)
         }
         blockRows = ranges
+        pyramid = SummaryPyramid(blocks: blocks)
         if version >= 5 {
             query = .groups(try Self.readQueryDirectory(&reader, blockCount: blockCount))
         } else {

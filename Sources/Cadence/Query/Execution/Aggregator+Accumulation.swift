@@ -42,6 +42,11 @@ extension Aggregator {
                 ranking.markSources(summary, in: &kernel.sourcesSeen)
             }
             for block in portion.blocks {
+                // A run of whole blocks answered by one merged summary.
+                if let node = block.pyramidNode, let pyramid = portion.pyramid {
+                    add(pyramid[node])
+                    continue
+                }
                 // One copy of the summary a block (each read of the buffer copies and retains it).
                 let summary = summaries[block.index]
                 if block.isAnsweredBySummary {

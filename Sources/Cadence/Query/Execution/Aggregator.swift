@@ -64,8 +64,10 @@ package struct Aggregator {
         plan.columns = needs
         let intervals = IntervalLookup(edges: edges)
         let ranking = ranking
-        plan.summaryAnswers = { summary in
-            intervals.containing(summary) != nil && (!separate || ranking.singleSource(summary) != nil)
+        plan.summaryAnswers = { summary, position in
+            guard let interval = intervals.containing(summary, from: &position),
+                  !separate || ranking.singleSource(summary) != nil else { return nil }
+            return intervals.edges[interval + 1]
         }
         return plan
     }

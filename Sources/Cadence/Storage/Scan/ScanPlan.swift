@@ -36,7 +36,12 @@ package struct ScanPlan: Sendable {
     package var uuids: Set<UUID>?
     /// Whether a wholly selected block's summary answers for its rows (for a collection: the
     /// block lies inside one interval); `nil` never uses summaries.
-    package var summaryAnswers: (@Sendable (SampleSummary) -> Bool)?
+    ///
+    /// It returns `nil` when the summary does not answer, else the time before which a later
+    /// run, starting after this one, must start to be answered together with it (for a
+    /// collection: the end of the interval). `position` is the caller's cursor, `-1` at first
+    /// and carried from call to call: runs asked about in order of start then cost no search.
+    package var summaryAnswers: (@Sendable (SampleSummary, inout Int) -> Int64?)?
 
     /// A plan that selects with `selection` and reads every row, summaries unused.
     package init(selection: RowSelection) { self.selection = selection }

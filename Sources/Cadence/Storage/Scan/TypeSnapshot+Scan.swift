@@ -21,6 +21,8 @@ package struct ScanPortion {
     package let isSortedByStart: Bool
     /// Every decoded row of the portion, in order (with ``ScanPlan/readsEveryRow``, all of its rows).
     package let decodedRows: Range<Int>
+    /// The merged summaries a ``ScanBlock/pyramidNode`` names (those of the portion's chunk).
+    package var pyramid: SummaryPyramid? = nil
 }
 
 /// A block of a scan: whole UTC hours of samples in a chunk (see ``ColumnCodec/blockBoundaries(_:)``),
@@ -39,6 +41,10 @@ package struct ScanBlock {
     /// and accepted by ``ScanPlan/summaryAnswers``), those summaries, holding every row of the
     /// block once: the consumer uses them, not the rows.
     package var hourSummaries: [SampleSummary]? = nil
+    /// When the block is answered by a node of ``ScanPortion/pyramid`` rather than by its own
+    /// summary, the node's place: the scan block then stands for the node's run of blocks, from
+    /// ``index`` on.
+    package var pyramidNode: Int? = nil
 }
 
 extension TypeSnapshot {
@@ -143,7 +149,7 @@ private enum PortionToRead {
     private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan) throws -> ScanPortion {
         let selection = plan.selection
         // A whole chunk answered by its summary costs nothing to read.
-        if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), plan.summaryAnswers?(chunk.summary) == true {
+        if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), answersWhole(chunk.summary, plan) {
             let block = ScanBlock(index: 0, rows: nil, isWhollySelected: true, isAnsweredBySummary: true)
             return ScanPortion(summary: chunk.summary, summaries: [chunk.summary], columns: SampleColumns(), blocks: [block],
                                isSortedByStart: true, decodedRows: 0..<0)
@@ -159,21 +165,56 @@ private enum PortionToRead {
         let partBlocks = blocks(of: file, part: part, parts: parts)
         var scanBlocks: [ScanBlock] = []
         scanBlocks.reserveCapacity(partBlocks.count)
+        // The blocks to decode, and where each is among the scan blocks.
         var decode: [Int] = []
+        var decodePlaces: [Int] = []
+        // Read once, not once a block (each read retains the closure's context).
+        let summaryAnswers = plan.summaryAnswers
+        let pyramid = file.pyramid
         file.blocks.withUnsafeBufferPointer { summaries in
-            for index in partBlocks {
+            var position = -1
+            var index = partBlocks.lowerBound
+            // Blocks [index, runEnd) start inside the interval the last answered block lies in.
+            var runEnd = index
+            while index < partBlocks.upperBound {
+                if index + 1 < runEnd,
+                   let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
+                    scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
+                                                pyramidNode: node.place))
+                    index += node.blocks
+                    continue
+                }
                 let selectsAll = selection.selectsAll(summaries[index])
-                let answered = selectsAll && plan.summaryAnswers?(summaries[index]) == true
+                let answeredUntil = selectsAll ? summaryAnswers?(summaries[index], &position) : nil
+                let answered = answeredUntil != nil
+                if let answeredUntil, !plan.readsEveryRow {
+                    // The next block begins the next interval in the common case of intervals no
+                    // longer than blocks (hourly): no search then.
+                    let next = index + 1
+                    runEnd = next == partBlocks.upperBound || summaries[next].minimumStart >= answeredUntil ? next
+                        : summaries.partitionPoint(in: next..<partBlocks.upperBound) { $0.minimumStart >= answeredUntil }
+                    if runEnd - index >= 2,
+                       let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
+                        scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
+                                                    pyramidNode: node.place))
+                        index += node.blocks
+                        continue
+                    }
+                }
                 // A block across an interval edge may still be answered hour by hour.
                 var hours: [SampleSummary]?
-                if !answered, let summaryAnswers = plan.summaryAnswers,
+                if !answered, let summaryAnswers,
                    let hourSummaries = file.hourSummaries?.summaries(ofBlock: index),
-                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers($0) }) {
+                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers($0, &position) != nil }) {
                     hours = hourSummaries
                 }
-                if plan.readsEveryRow || (!answered && hours == nil) { decode.append(index) }
+                if plan.readsEveryRow || (!answered && hours == nil) {
+                    decode.append(index)
+                    decodePlaces.append(scanBlocks.count)
+                }
                 scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll || hours != nil,
                                             isAnsweredBySummary: answered, hourSummaries: hours))
+                index += 1
             }
         }
         var columns = SampleColumns()
@@ -181,23 +222,52 @@ private enum PortionToRead {
         if !decode.isEmpty {
             if plan.decodesEveryColumn {
                 columns = try file.decodeAllColumns()
-                for index in decode { scanBlocks[index - partBlocks.lowerBound].rows = file.blockRows[index] }
+                for (index, place) in zip(decode, decodePlaces) { scanBlocks[place].rows = file.blockRows[index] }
             } else {
                 try file.decodeQueryBlocks(decode, needs: plan.columns, into: &columns)
                 // Decoded blocks lie one after another in the columns, in order.
                 var offset = 0
-                for index in decode {
+                for (index, place) in zip(decode, decodePlaces) {
                     let count = file.blockRows[index].count
-                    scanBlocks[index - partBlocks.lowerBound].rows = offset..<offset + count
+                    scanBlocks[place].rows = offset..<offset + count
                     offset += count
                 }
             }
-            let first = scanBlocks[decode[0] - partBlocks.lowerBound].rows ?? 0..<0
-            let last = scanBlocks[decode[decode.count - 1] - partBlocks.lowerBound].rows ?? 0..<0
+            let first = scanBlocks[decodePlaces[0]].rows ?? 0..<0
+            let last = scanBlocks[decodePlaces[decodePlaces.count - 1]].rows ?? 0..<0
             decodedRows = first.lowerBound..<last.upperBound
         }
         return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: columns, blocks: scanBlocks,
-                           isSortedByStart: true, decodedRows: decodedRows)
+                           isSortedByStart: true, decodedRows: decodedRows, pyramid: file.pyramid)
+    }
+
+    /// Whether `summary` answers for its rows by itself, asked with no cursor.
+    private static func answersWhole(_ summary: SampleSummary, _ plan: ScanPlan) -> Bool {
+        var position = -1
+        return plan.summaryAnswers?(summary, &position) != nil
+    }
+
+    /// The largest node of `pyramid` that starts at block `first`, lies within blocks
+    /// [`first`, `end`) and answers for its blocks (wholly selected by `selection`, accepted by
+    /// `summaryAnswers`, a plan's ``ScanPlan/summaryAnswers``), with its place and block count;
+    /// `nil` when no node of two blocks or more does.
+    ///
+    /// - Complexity: O(log *b*) checks of summaries.
+    private static func answeringNode(_ pyramid: SummaryPyramid, from first: Int, to end: Int, _ selection: RowSelection,
+                                      _ summaryAnswers: (@Sendable (SampleSummary, inout Int) -> Int64?)?,
+                                      _ position: inout Int) -> (place: Int, blocks: Int)? {
+        guard let summaryAnswers else { return nil }
+        // The highest level whose node at `first` is aligned there and ends by `end`.
+        var level = min(pyramid.topLevel, first.trailingZeroBitCount,
+                        Int.bitWidth - 1 - (end - first).leadingZeroBitCount)
+        while level >= 1 {
+            if let place = pyramid.node(level: level, index: first >> level) {
+                let node = pyramid[place]
+                if selection.selectsAll(node), summaryAnswers(node, &position) != nil { return (place, 1 << level) }
+            }
+            level -= 1
+        }
+        return nil
     }
 
     /// The blocks of part `part` of `parts` of a chunk: those whose first row lies in the part's

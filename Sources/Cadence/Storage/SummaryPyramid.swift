@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Cadence open source project.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A chunk's block summaries merged bottom-up in aligned runs of 2, 4, 8, … blocks, as a segment
+/// tree merges its leaves, so that an interval holding many whole blocks (a local day of hour-long
+/// blocks) is answered by O(log *b*) merged summaries instead of one summary a block.
+///
+/// Level *k* (from 1) holds, for every whole run of blocks [*i* · 2*ᵏ*, (*i* + 1) · 2*ᵏ*), the
+/// union of their summaries (``SampleSummary/formUnion(_:)``): a node answers a query exactly when
+/// every block under it would (its span, sequences and provenances are the unions of theirs), and
+/// its statistics are theirs merged. A partial run at a chunk's end gets no node.
+///
+/// It is derived in memory when a chunk file is opened, from the block summaries alone (about one
+/// merge a block), and kept with the file: nothing is stored, so files of every version get it.
+package struct SummaryPyramid: Sendable {
+    /// Every level's nodes, level 1 first, each level in order of its runs.
+    private let nodes: [SampleSummary]
+    /// Where level *k*'s first node is in ``nodes`` (at `levelStart[k - 1]`), for levels 1 up.
+    private let levelStart: [Int]
+    /// The number of blocks below level 1.
+    private let blockCount: Int
+
+    /// The pyramid over `blocks`.
+    ///
+    /// - Complexity: O(*b*) merges for *b* blocks.
+    package init(blocks: [SampleSummary]) {
+        var nodes: [SampleSummary] = []
+        nodes.reserveCapacity(blocks.count)
+        var levelStart: [Int] = []
+        // The level below the one being built: the blocks, then the previous level's nodes.
+        var below: Range<Int>?
+        var belowCount = blocks.count
+        while belowCount >= 2 {
+            let start = nodes.count
+            levelStart.append(start)
+            for pair in 0..<belowCount / 2 {
+                var node: SampleSummary
+                if let below {
+                    node = nodes[below.lowerBound + 2 * pair]
+                    node.formUnion(nodes[below.lowerBound + 2 * pair + 1])
+                } else {
+                    node = blocks[2 * pair]
+                    node.formUnion(blocks[2 * pair + 1])
+                }
+                nodes.append(node)
+            }
+            below = start..<nodes.count
+            belowCount /= 2
+        }
+        self.nodes = nodes
+        self.levelStart = levelStart
+        blockCount = blocks.count
+    }
+
+    /// The highest level that has nodes (0 when there is none above the blocks).
+    package var topLevel: Int { levelStart.count }
+
+    /// The node covering blocks [`index` · 2^`level`, (`index` + 1) · 2^`level`), by its place
+    /// for ``subscript(_:)``, or `nil` when the level has no such node.
+    @inline(__always)
+    package func node(level: Int, index: Int) -> Int? {
+        guard level >= 1, level <= levelStart.count, index >= 0, (index + 1) << level <= blockCount else { return nil }
+        return levelStart[level - 1] + index
+    }
+
+    /// The summary of the node at `place` (from ``node(level:index:)``).
+    package subscript(place: Int) -> SampleSummary { nodes[place] }
+}
