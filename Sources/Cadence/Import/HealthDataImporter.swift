@@ -158,6 +158,10 @@ public struct HealthDataImporter: Sendable {
     /// The memory that numbering look-alike records may use (<doc:HowCadenceComputes#Identity>),
     /// and where it puts the keys that do not fit: small in tests, to use the disk after a few keys.
     var occurrenceBudget = OccurrenceCounter.Budget.standard
+    /// What waits for the end of the file (records inside correlations and the correlations,
+    /// activity summaries) waits in temporary files in ``occurrenceBudget``'s directory, and is
+    /// then resolved and saved this many at a time: small in tests, to cut often.
+    package var heldBatch = 32_768
     /// Receives each batch's workouts, numbered and with their routes read, in file order, once
     /// they are handed to the store to be saved.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?
