@@ -131,6 +131,14 @@ public struct HealthDataImporter: Sendable {
     /// Samples saved between flushes of the store's head into chunk files, which keeps an
     /// import's memory bounded whatever the size of the file.
     public var flushInterval = 524_288
+    /// Roughly the bytes of samples (``SampleColumns/approximateByteCount``) saved between flushes
+    /// of the store's head, whatever their number: a flush copies the head a few times over while
+    /// it sorts and encodes it, so rows with large or many distinct metadata values flush sooner
+    /// than the store's own byte threshold would. ``standardFlushBytes`` by default.
+    package var flushBytes = standardFlushBytes
+    /// 24 MiB: what ``flushInterval`` samples without metadata take, so that such files flush as
+    /// often as before.
+    package static let standardFlushBytes = 24 << 20
     /// Called every few thousand records.
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// The cores a file is read on (1 reads it on the calling thread alone).

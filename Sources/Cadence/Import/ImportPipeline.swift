@@ -54,7 +54,7 @@ struct ImportPipeline {
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun, sourceLimit: importer.sourceLimit,
                                     typeLimit: importer.typeLimit)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
-                                restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
+                                flushBytes: importer.flushBytes, restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
         samplesBefore = Self.sampleCounts(of: importer.store)
         heldCorrelations = HeldCorrelations(directory: importer.occurrenceBudget.directory)
         heldSummaries = HeldActivitySummaries(directory: importer.occurrenceBudget.directory)
