@@ -114,6 +114,8 @@ struct HeldImportTests {
         if let setting {
             importer.heldBatch = setting.batch
             importer.segmentBytes = setting.segmentBytes
+            // The head flushed every few saves as well.
+            importer.flushBytes = 4_096
         }
         return try importer.importFile(atPath: path)
     }

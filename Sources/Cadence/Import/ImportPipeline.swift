@@ -149,12 +149,19 @@ struct ImportPipeline {
     private mutating func saveActivitySummaries() throws {
         try holdForEnd()
         var saved = SaveSummary()
+        var bytesSinceFlush = 0
         try heldSummaries.lastOfEachDay(batch: importer.heldBatch) { summaries in
             let batch = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
             saved.saved += batch.saved
             saved.replaced += batch.replaced
             saved.duplicates += batch.duplicates
             saved.keptDeleted += batch.keptDeleted
+            // Flushed as the saver flushes samples, so that the head never holds many batches.
+            bytesSinceFlush += summaries.reduce(0) { $0 + SampleColumns.rowBytes + SampleColumns.byteCount(of: $1.storedAttributes) }
+            if bytesSinceFlush >= importer.flushBytes {
+                try importer.store.flush()
+                bytesSinceFlush = 0
+            }
         }
         guard heldSummaries.count > 0 else { return }
         collector.summary.activitySummariesImported = max(0, saved.saved - saved.replaced)
