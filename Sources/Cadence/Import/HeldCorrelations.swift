@@ -73,6 +73,7 @@ struct HeldCorrelations {
         }
     }
 
+    /// A record's payload: whether it is a correlation, then every field, in declaration order.
     static func encode(_ record: ExportRecord, isCorrelation: Bool) -> [UInt8] {
         var encoder = SpillEncoder()
         encoder.append(UInt8(isCorrelation ? 1 : 0))
@@ -99,6 +100,7 @@ struct HeldCorrelations {
         return encoder.bytes
     }
 
+    /// The record ``encode(_:isCorrelation:)`` wrote, read after its first byte.
     static func decode(_ decoder: inout SpillDecoder) throws(CadenceError) -> ExportRecord {
         let type = try decoder.string()
         let sourceName = try decoder.string()

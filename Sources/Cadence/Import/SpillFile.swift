@@ -138,6 +138,7 @@ struct SpillFile {
         return start..<(start + length)
     }
 
+    /// The error for a frame at `offset` of the file that cannot be trusted.
     private static func damage(at offset: Int, _ reason: String, path: String) -> CadenceError {
         CadenceError(.io, "the import's temporary file is damaged at byte \(offset): \(reason)", path: path)
     }
@@ -158,10 +159,12 @@ struct SpillEncoder {
 
     mutating func append(_ value: UInt8) { bytes.append(value) }
 
+    /// Eight bytes, little-endian.
     mutating func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
 
     mutating func append(_ value: Double) { append(Int64(bitPattern: value.bitPattern)) }
 
+    /// The length of its UTF-8, then the UTF-8: byte for byte, whatever its normalisation.
     mutating func append(_ text: String) {
         append(Int64(text.utf8.count))
         bytes += text.utf8
@@ -186,6 +189,7 @@ struct SpillDecoder {
         self.path = path
     }
 
+    /// A frame whose checksum matched but whose fields do not fit it.
     private func malformed() -> CadenceError {
         CadenceError(.io, "the import's temporary file holds a frame that does not decode", path: path)
     }
