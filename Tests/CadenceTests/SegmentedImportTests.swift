@@ -304,6 +304,16 @@ struct BackgroundSaveTests {
         #expect(try store.info().types.allSatisfy { $0.chunks > 0 })
     }
 
+    @Test("The head is flushed once the saves hold enough bytes, however few samples they are", arguments: [1, Int.max])
+    func flushesByBytes(flushBytes: Int) throws {
+        let store = HealthStore.inMemory()
+        let saver = BackgroundSaver(store: store, flushInterval: .max, flushBytes: flushBytes)
+        for batch in try Self.batches() { try saver.save([batch]) }
+        try saver.finish()
+        #expect(try Self.storedSamples(store) == 500)
+        #expect(try store.info().types.allSatisfy { ($0.chunks > 0) == (flushBytes == 1) })
+    }
+
     @Test("A save that fails is reported by the next call; the saves before it stay, none after it is made",
           arguments: [3, 6])
     func failingSave(failingWrite: Int) throws {

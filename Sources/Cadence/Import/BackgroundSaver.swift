@@ -18,10 +18,13 @@ final class BackgroundSaver: @unchecked Sendable {
     // by the caller only after `inFlight.wait()`, which orders the two.
     private let store: HealthStore
     private let flushInterval: Int
+    /// Roughly the bytes (``SampleColumns/approximateByteCount``) saved between flushes.
+    private let flushBytes: Int
     private let queue = DispatchQueue(label: "cadence.import.save")
     private let inFlight = DispatchGroup()
     private var outcome = Outcome()
     private var savedSinceFlush = 0
+    private var bytesSinceFlush = 0
     /// Look-alike records counted so far, in the order batches were handed over (the file's).
     private var occurrences: OccurrenceCounter
     private let occurrenceBudget: OccurrenceCounter.Budget
@@ -35,14 +38,15 @@ final class BackgroundSaver: @unchecked Sendable {
     /// Whether samples deleted earlier are stored again (``HealthStore/save(_:restoringDeleted:)``).
     private let restoringDeleted: Bool
 
-    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples and
-    /// numbers look-alike records within `occurrenceBudget`.
-    init(store: HealthStore, flushInterval: Int, restoringDeleted: Bool = false,
-         occurrenceBudget: OccurrenceCounter.Budget = .standard) {
+    /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples, or
+    /// `flushBytes` of them, and numbers look-alike records within `occurrenceBudget`.
+    init(store: HealthStore, flushInterval: Int, flushBytes: Int = HealthDataImporter.standardFlushBytes,
+         restoringDeleted: Bool = false, occurrenceBudget: OccurrenceCounter.Budget = .standard) {
         self.store = store
         occurrences = OccurrenceCounter(budget: occurrenceBudget)
         self.occurrenceBudget = occurrenceBudget
         self.flushInterval = flushInterval
+        self.flushBytes = flushBytes
         self.restoringDeleted = restoringDeleted
     }
 
@@ -71,9 +75,11 @@ final class BackgroundSaver: @unchecked Sendable {
                 outcome.saved.duplicates += summary.duplicates
                 outcome.saved.keptDeleted += summary.keptDeleted
                 savedSinceFlush += summary.saved + weight
-                if savedSinceFlush >= flushInterval {
+                bytesSinceFlush += batches.reduce(0) { $0 + $1.columns.approximateByteCount }
+                if savedSinceFlush >= flushInterval || bytesSinceFlush >= flushBytes {
                     try store.flush()
                     savedSinceFlush = 0
+                    bytesSinceFlush = 0
                 }
             } catch {
                 outcome.failure = error

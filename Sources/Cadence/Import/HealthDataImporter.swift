@@ -131,6 +131,14 @@ public struct HealthDataImporter: Sendable {
     /// Samples saved between flushes of the store's head into chunk files, which keeps an
     /// import's memory bounded whatever the size of the file.
     public var flushInterval = 524_288
+    /// Roughly the bytes of samples (``SampleColumns/approximateByteCount``) saved between flushes
+    /// of the store's head, whatever their number: a flush copies the head a few times over while
+    /// it sorts and encodes it, so rows with large or many distinct metadata values flush sooner
+    /// than the store's own byte threshold would. ``standardFlushBytes`` by default.
+    package var flushBytes = standardFlushBytes
+    /// 24 MiB: what ``flushInterval`` samples without metadata take, so that such files flush as
+    /// often as before.
+    package static let standardFlushBytes = 24 << 20
     /// Called every few thousand records.
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// The cores a file is read on (1 reads it on the calling thread alone).
@@ -158,6 +166,10 @@ public struct HealthDataImporter: Sendable {
     /// The memory that numbering look-alike records may use (<doc:HowCadenceComputes#Identity>),
     /// and where it puts the keys that do not fit: small in tests, to use the disk after a few keys.
     var occurrenceBudget = OccurrenceCounter.Budget.standard
+    /// What waits for the end of the file (records inside correlations and the correlations,
+    /// activity summaries) waits in temporary files in ``occurrenceBudget``'s directory, and is
+    /// then resolved and saved this many at a time: small in tests, to cut often.
+    package var heldBatch = 32_768
     /// Receives each batch's workouts, numbered and with their routes read, in file order, once
     /// they are handed to the store to be saved.
     package var workoutHandler: (@Sendable ([Workout]) throws -> Void)?

@@ -40,6 +40,10 @@ struct ImportPipeline {
     /// The store's samples of each type before the import: the import's own, by kind, are the
     /// difference once it is done.
     private let samplesBefore: [String: Int]
+    /// The records met inside correlations, and the correlations, waiting on disk for the end of the file.
+    var heldCorrelations: HeldCorrelations
+    /// The activity summaries read, waiting on disk for the end of the file.
+    var heldSummaries: HeldActivitySummaries
 
     /// Records between progress reports.
     static let progressInterval = 10_000
@@ -50,8 +54,10 @@ struct ImportPipeline {
         collector = SampleCollector(store: importer.store, path: path, dryRun: dryRun, sourceLimit: importer.sourceLimit,
                                     typeLimit: importer.typeLimit)
         saver = BackgroundSaver(store: importer.store, flushInterval: importer.flushInterval,
-                                restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
+                                flushBytes: importer.flushBytes, restoringDeleted: importer.restoresDeleted, occurrenceBudget: importer.occurrenceBudget)
         samplesBefore = Self.sampleCounts(of: importer.store)
+        heldCorrelations = HeldCorrelations(directory: importer.occurrenceBudget.directory)
+        heldSummaries = HeldActivitySummaries(directory: importer.occurrenceBudget.directory)
     }
 
     /// The samples of each type the store holds.
@@ -65,7 +71,7 @@ struct ImportPipeline {
     /// (waiting to be saved, or saved) before it ended.
     var hasReadRecords: Bool {
         collector.records > 0 || summary.imported > 0 || summary.duplicates > 0 || summary.rejected > 0
-            || !collector.activitySummaries.isEmpty
+            || !collector.activitySummaries.isEmpty || heldSummaries.count > 0
             || summary.activitySummariesImported + summary.activitySummariesUpdated + summary.activitySummariesUnchanged > 0
     }
 
@@ -77,6 +83,7 @@ struct ImportPipeline {
     mutating func didRead(bytes count: Int) throws {
         bytesRead += count
         try stopIfRefused()
+        try holdForEnd()
         if collector.records - reportedRecords >= Self.progressInterval {
             reportedRecords = collector.records
             importer.progress?(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: collector.records))
@@ -98,8 +105,9 @@ struct ImportPipeline {
     }
 
     /// Hands the collected batches to the saver, to be saved in one transaction once their
-    /// look-alike records are numbered.
+    /// look-alike records are numbered; moves what waits for the end of the file to disk.
     private mutating func saveCollected() throws {
+        try holdForEnd()
         try saveWorkouts()
         guard collector.pending > 0, !dryRun else { return }
         try saver.save(collector.takeBatches(), numberingOccurrences: true)
@@ -126,12 +134,36 @@ struct ImportPipeline {
         collector.summary.importedByKind = byKind
     }
 
-    /// Saves the file's activity summaries in one transaction, once every other save is done: a
-    /// summary of a day the store holds with other values replaces it (<doc:HowCadenceComputes#Activity-summaries>).
+    /// Moves the records met inside correlations, the correlations and the activity summaries the
+    /// collector holds to their temporary files, where they wait for the end of the file.
+    private mutating func holdForEnd() throws {
+        guard !dryRun else { return }
+        let (nested, correlations) = collector.takeNestedRecords()
+        try heldCorrelations.hold(nested, correlations: correlations)
+        try heldSummaries.hold(collector.takeActivitySummaries())
+    }
+
+    /// Saves the last activity summary of each day of the file, in batches of
+    /// ``HealthDataImporter/heldBatch``, once every other save is done: a summary of a day the
+    /// store holds with other values replaces it (<doc:HowCadenceComputes#Activity-summaries>).
     private mutating func saveActivitySummaries() throws {
-        let summaries = collector.takeActivitySummaries()
-        guard !summaries.isEmpty else { return }
-        let saved = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
+        try holdForEnd()
+        var saved = SaveSummary()
+        var bytesSinceFlush = 0
+        try heldSummaries.lastOfEachDay(batch: importer.heldBatch) { summaries in
+            let batch = try importer.store.save(summaries, restoringDeleted: importer.restoresDeleted)
+            saved.saved += batch.saved
+            saved.replaced += batch.replaced
+            saved.duplicates += batch.duplicates
+            saved.keptDeleted += batch.keptDeleted
+            // Flushed as the saver flushes samples, so that the head never holds many batches.
+            bytesSinceFlush += summaries.reduce(0) { $0 + SampleColumns.rowBytes + SampleColumns.byteCount(of: $1.storedAttributes) }
+            if bytesSinceFlush >= importer.flushBytes {
+                try importer.store.flush()
+                bytesSinceFlush = 0
+            }
+        }
+        guard heldSummaries.count > 0 else { return }
         collector.summary.activitySummariesImported = max(0, saved.saved - saved.replaced)
         collector.summary.activitySummariesUpdated = saved.replaced
         collector.summary.activitySummariesUnchanged = saved.duplicates
@@ -143,54 +175,5 @@ struct ImportPipeline {
     func abandon() {
         _ = try? saver.finish()
         saver.releaseOccurrences()
-    }
-
-    /// Resolves the records met inside correlations against the file's top-level records
-    /// (<doc:HowCadenceComputes#Importing-Apple-Health-exports>): copies are counted, records without a twin are saved; then saves the
-    /// correlations, each referring to its members' UUIDs (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
-    private mutating func saveNestedRecords() throws {
-        let (nested, correlations) = collector.takeNestedRecords()
-        guard !nested.isEmpty || !correlations.isEmpty, !dryRun else { return }
-        var nestedCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
-        var locations: [(batch: Int, row: Int)?] = []
-        for var record in nested {
-            record.isInsideCorrelation = false
-            locations.append(nestedCollector.addLocating(record))
-        }
-        var batches = nestedCollector.takeBatches()
-        // Each nested row's UUID: its twin's, or its own when it has none (How Cadence computes: Importing Apple Health exports).
-        var uuids: [[UUID]] = []
-        do {
-            // A copy of the saver's counter, released before the next save counts on, so that
-            // the two never hold separate copies of its table and filter.
-            let occurrences = try saver.countedOccurrences()
-            var nestedCounts: [UInt64: UInt32] = [:]
-            for index in batches.indices {
-                let resolved = try OccurrenceCounter.resolveNested(&batches[index], against: occurrences,
-                                                                   nestedCounts: &nestedCounts)
-                collector.summary.correlationRecords += resolved.dropped
-                uuids.append(resolved.uuids)
-            }
-        }
-        // A nested record that cannot be read is reported like a top-level one.
-        for rejection in nestedCollector.summary.rejections {
-            collector.summary.reject(line: rejection.line, rejection.reason)
-        }
-        let types = batches.map(\.quantityType.identifier)
-        batches.removeAll { $0.count == 0 }
-        if !batches.isEmpty { try saver.save(batches) }
-        guard !correlations.isEmpty else { return }
-        var correlationCollector = collector.segmentCopy(resolvingNewUnknownTypes: true)
-        for (record, firstMember) in correlations {
-            let count = record.correlationMemberCount ?? 0
-            let members = locations[max(firstMember, 0)..<min(firstMember + count, locations.count)].compactMap { location in
-                location.map { (types[$0.batch], uuids[$0.batch][$0.row]) }
-            }
-            correlationCollector.addCorrelation(record, members: members)
-        }
-        for rejection in correlationCollector.summary.rejections {
-            collector.summary.reject(line: rejection.line, rejection.reason)
-        }
-        try saver.save(correlationCollector.takeBatches(), numberingOccurrences: true)
     }
 }

@@ -143,7 +143,7 @@ struct OccurrenceCounter: Sendable {
     /// - Parameter nestedCounts: The nested copies met so far, by key, across all of the file's batches.
     /// - Throws: ``CadenceError`` (`io`) naming a temporary file of `topLevel` that cannot be read.
     static func resolveNested(_ batch: inout QuantitySampleBatch, against topLevel: OccurrenceCounter,
-                              nestedCounts: inout [UInt64: UInt32]) throws(CadenceError) -> (dropped: Int, uuids: [UUID]) {
+                              nestedCounts: inout OccurrenceCounter) throws(CadenceError) -> (dropped: Int, uuids: [UUID]) {
         let columns = batch.columns
         let identity = SampleIdentity(type: batch.quantityType.identifier, provenances: batch.provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
@@ -153,8 +153,7 @@ struct OccurrenceCounter: Sendable {
         for row in 0..<columns.count {
             let attributes = identity.attributes(of: columns, row: row, metadataDigests: metadataDigests)
             let key = attributes.key
-            let occurrence = nestedCounts[key, default: 0]
-            nestedCounts[key] = occurrence &+ 1
+            let occurrence = try nestedCounts.next(key)
             uuids.append(columns.explicitUUID(at: row) ?? attributes.uuid(occurrence: occurrence))
             if try occurrence < topLevel.count(of: key) { continue }
             keep.append(row)

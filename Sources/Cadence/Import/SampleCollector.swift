@@ -36,7 +36,8 @@ struct SampleCollector {
     /// Records read (stored, rejected or skipped).
     private(set) var records = 0
     /// Records met inside `<Correlation>`s, in file order: resolved against their top-level twins
-    /// once the whole file is read (<doc:HowCadenceComputes#Importing-Apple-Health-exports>).
+    /// once the whole file is read (<doc:HowCadenceComputes#Importing-Apple-Health-exports>); the
+    /// import moves them to disk as it goes (``HeldCorrelations``).
     private(set) var nestedRecords: [ExportRecord] = []
     /// `<Correlation>`s, in file order, each with where its records start in ``nestedRecords``:
     /// stored once their members are resolved (<doc:HowCadenceComputes#Categories-workouts-and-correlations>).
@@ -44,7 +45,8 @@ struct SampleCollector {
     /// Workouts read and not taken yet, with the lines of their `<Workout>` tags, in file order.
     private(set) var workouts: [(workout: Workout, line: Int)] = []
     /// Activity summaries read, in file order: saved once the whole file is read, since a later
-    /// summary of a day replaces an earlier one (<doc:HowCadenceComputes#Activity-summaries>).
+    /// summary of a day replaces an earlier one (<doc:HowCadenceComputes#Activity-summaries>); the
+    /// import moves them to disk as it goes (``HeldActivitySummaries``).
     private(set) var activitySummaries: [ActivitySummary] = []
     /// Whether a record's type was neither known, stored, nor met earlier in the file while
     /// ``resolvesNewUnknownTypes`` was off; that record was dropped.
