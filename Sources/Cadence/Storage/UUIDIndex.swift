@@ -9,7 +9,8 @@ import Foundation
 
 /// The UUIDs of the samples a store holds, per type, for refusing a second copy of a sample
 /// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type may repeat stored samples,
-/// then kept up to date with every save and delete. Owned by the writer.
+/// then kept up to date with every save and delete. A save that replaces by start (activity
+/// summaries) builds none: it reads the stored rows at its own starts instead. Owned by the writer.
 struct UUIDIndex: Sendable {
     private var byType: [String: Set<UUID>] = [:]
 
