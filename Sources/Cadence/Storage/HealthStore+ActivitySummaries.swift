@@ -17,8 +17,9 @@ extension HealthStore {
     ///   a stored one), unchanged (``SaveSummary/duplicates``), and skipped because the same values
     ///   for that day were deleted (``SaveSummary/keptDeleted``).
     /// - Throws: What ``save(_:restoringDeleted:)`` throws.
-    /// - Complexity: O(*n*) for *n* summaries, plus a pass over the stored summaries (one a day)
-    ///   to find those replaced, when any summary is saved.
+    /// - Complexity: O(*n*) for *n* summaries, plus a pass over the stored chunks and unflushed
+    ///   batches whose days reach from the first to the last day saved (to find the summaries
+    ///   repeated or replaced); none when the days saved are all before or after the stored ones.
     @discardableResult
     public func save(_ summaries: [ActivitySummary], restoringDeleted: Bool = false) throws -> SaveSummary {
         var lastOfDay: [ActivityDay: Int] = [:]

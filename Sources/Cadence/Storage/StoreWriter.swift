@@ -118,8 +118,15 @@ struct StoreWriter: Sendable {
             }
             let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
             let batchProvenances = numbers.map { allProvenances[Int($0)] }
+            // A series replaced by start repeats a stored row only at that row's start: the stored
+            // rows at the batch's starts are read, not an index of every stored row.
+            let sameStart = try replacingByStart.contains(type.identifier)
+                ? snapshot.types[type.identifier].map { stored in
+                    try Self.uuids(of: stored, startingAt: Set(batch.columns.start), provenances: snapshot.provenances)
+                } : nil
             var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
-                                             provenances: batchProvenances, storeProvenances: allProvenances)
+                                             provenances: batchProvenances, storeProvenances: allProvenances,
+                                             sameStart: sameStart)
             summary.duplicates += batch.count - keep.count
             if !restoringDeleted, !keep.isEmpty, let deletions = snapshot.types[type.identifier]?.deletions,
                let deleted = try deletionMemory.deleted(of: type.identifier, in: deletions) {
@@ -145,7 +152,8 @@ struct StoreWriter: Sendable {
             guard replacingByStart.contains(type.identifier), let stored = snapshot.types[type.identifier] else { continue }
             let starts = Set(columns.start)
             replaced += try Self.tombstones(of: stored, provenances: snapshot.provenances, sequence: &sequence,
-                                            extent: &extents[type.identifier, default: StoreChange.Extent()]) {
+                                            extent: &extents[type.identifier, default: StoreChange.Extent()],
+                                            startingIn: Self.range(of: starts)) {
                 starts.contains($0.start[$1])
             }
         }
@@ -166,16 +174,38 @@ struct StoreWriter: Sendable {
         return (updated, summary, change)
     }
 
+    /// The smallest range holding `starts` (an empty range's stand-in when there are none).
+    private static func range(of starts: Set<Int64>) -> ClosedRange<Int64> {
+        guard let first = starts.min(), let last = starts.max() else { return Int64.max...Int64.max }
+        return first...last
+    }
+
+    /// The UUIDs of the stored rows of `type` starting at one of `starts`, read from the chunks
+    /// and head batches whose starts reach the range of `starts` only.
+    ///
+    /// - Complexity: O(*n*) for the *n* rows of those portions.
+    static func uuids(of type: TypeSnapshot, startingAt starts: Set<Int64>, provenances: [Provenance]) throws -> Set<UUID> {
+        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
+        var uuids = Set<UUID>()
+        try StoredSample.forEachRow(of: type, details: true, startingIn: range(of: starts)) { columns, row in
+            if starts.contains(columns.start[row]) { uuids.insert(identity.uuid(of: columns, row: row, metadataDigests: nil)) }
+        }
+        return uuids
+    }
+
     /// A tombstone for each row of `type` that `matches` selects, their deletions numbered on from
-    /// `sequence`, and the rows' span added to `extent`.
+    /// `sequence`, and the rows' span added to `extent`. Only the chunks and head batches holding
+    /// a start in `starts` are read: `matches` must select no row starting outside it.
     static func tombstones(of type: TypeSnapshot, provenances: [Provenance], sequence: inout Int64,
-                           extent: inout StoreChange.Extent, where matches: (SampleColumns, Int) throws -> Bool) throws
+                           extent: inout StoreChange.Extent,
+                           startingIn starts: ClosedRange<Int64> = Int64.min...Int64.max,
+                           where matches: (SampleColumns, Int) throws -> Bool) throws
         -> [Tombstone]
     {
         let identifier = type.type.identifier
         let identity = SampleIdentity(type: identifier, provenances: provenances)
         var tombstones: [Tombstone] = []
-        try StoredSample.forEachRow(of: type, details: true) { columns, row in
+        try StoredSample.forEachRow(of: type, details: true, startingIn: starts) { columns, row in
             guard try matches(columns, row) else { return }
             sequence += 1
             let metadata = columns.metadata(at: row)

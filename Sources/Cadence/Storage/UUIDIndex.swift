@@ -9,7 +9,8 @@ import Foundation
 
 /// The UUIDs of the samples a store holds, per type, for refusing a second copy of a sample
 /// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type may repeat stored samples,
-/// then kept up to date with every save and delete. Owned by the writer.
+/// then kept up to date with every save and delete. A save that replaces by start (activity
+/// summaries) builds none: it reads the stored rows at its own starts instead. Owned by the writer.
 struct UUIDIndex: Sendable {
     private var byType: [String: Set<UUID>] = [:]
 
@@ -31,25 +32,34 @@ struct UUIDIndex: Sendable {
     /// common import and ingest case) can repeat only itself, and only among rows with equal
     /// starts: those alone are hashed, and no index is built.
     ///
-    /// - Parameter provenances: The batch's provenances, by the batch's provenance numbers.
+    /// When the caller gives `sameStart`, the UUIDs of every stored row starting where a row of
+    /// the batch starts (a series whose rows are replaced by their start), those alone are
+    /// checked, and no index is built.
+    ///
+    /// - Parameters:
+    ///   - provenances: The batch's provenances, by the batch's provenance numbers.
+    ///   - sameStart: The UUIDs of the stored rows sharing a start with the batch's, when known.
     /// - Complexity: O(*n*) for the batch's *n* rows, plus O(*s*) once to build the type's index
-    ///   from its *s* stored samples when the batch may repeat them.
+    ///   from its *s* stored samples when the batch may repeat them and `sameStart` is `nil`.
     mutating func newRows(of batch: QuantitySampleBatch, stored typeSnapshot: TypeSnapshot?, provenances: [Provenance],
-                          storeProvenances: [Provenance]) throws -> [Int] {
+                          storeProvenances: [Provenance], sameStart: Set<UUID>? = nil) throws -> [Int] {
         let columns = batch.columns
         let identifier = batch.quantityType.identifier
+        let identity = SampleIdentity(type: identifier, provenances: provenances)
+        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
+        if let sameStart, columns.explicitUUIDs.isEmpty {
+            return Self.unrepeatedRows(of: columns, stored: sameStart, identity: identity, metadataDigests: metadataDigests)
+        }
         let latestStored = typeSnapshot?.outlineSummaries.map(\.maximumStart).max() ?? .min
         // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
         let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
         if needsIndex && byType[identifier] == nil, let typeSnapshot {
             byType[identifier] = try Self.build(typeSnapshot, provenances: storeProvenances)
         }
-        var keep: [Int] = []
-        keep.reserveCapacity(columns.count)
-        let identity = SampleIdentity(type: identifier, provenances: provenances)
-        let metadataDigests = SampleIdentity.metadataDigests(of: columns)
         let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
         if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
+            var keep: [Int] = []
+            keep.reserveCapacity(columns.count)
             var runUUIDs: Set<UUID> = []
             for row in 0..<columns.count {
                 let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
@@ -65,7 +75,15 @@ struct UUIDIndex: Sendable {
             }
             return keep
         }
-        let stored = needsIndex ? byType[identifier] ?? [] : []
+        return Self.unrepeatedRows(of: columns, stored: needsIndex ? byType[identifier] ?? [] : [], identity: identity,
+                                   metadataDigests: metadataDigests)
+    }
+
+    /// The rows of `columns` whose UUID is neither in `stored` nor repeated earlier in the columns.
+    private static func unrepeatedRows(of columns: SampleColumns, stored: Set<UUID>, identity: SampleIdentity,
+                                       metadataDigests: [UInt64]) -> [Int] {
+        var keep: [Int] = []
+        keep.reserveCapacity(columns.count)
         var seen = Set<UUID>(minimumCapacity: columns.count)
         for row in 0..<columns.count {
             let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)

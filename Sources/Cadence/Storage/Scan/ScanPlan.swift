@@ -19,6 +19,9 @@ package struct ScanPlan: Sendable {
     /// Samples ending before the lower bound or starting after the upper bound are of no use to
     /// the query (for a collection: its first and last edge).
     package var span: ClosedRange<Int64> = Int64.min...Int64.max
+    /// Samples starting outside this range are of no use (rows replaced by their start): runs
+    /// whose starts all lie outside it are pruned.
+    package var starts: ClosedRange<Int64> = Int64.min...Int64.max
     /// The optional query columns to decode (provenance, sequence).
     package var columns: ColumnCodec.QueryColumnNeeds = .all
     /// Whether rows are decoded with their detail columns (UUIDs, creation dates, metadata), as
@@ -71,6 +74,7 @@ package struct ScanPlan: Sendable {
     package func mayMatch(_ summary: SampleSummary) -> Bool {
         guard summary.count > 0, summary.maximumEnd >= selection.endAtLeast, summary.minimumStart < selection.startBelow,
               summary.maximumEnd >= span.lowerBound, summary.minimumStart <= span.upperBound,
+              summary.maximumStart >= starts.lowerBound, summary.minimumStart <= starts.upperBound,
               changedAfter.map(summary.hasChanges(after:)) ?? true else { return false }
         if let selected = selection.provenanceSelected {
             return summary.provenances.contains { Int($0) < selected.count && selected[Int($0)] }

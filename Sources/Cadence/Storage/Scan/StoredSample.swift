@@ -10,13 +10,16 @@ import Foundation
 /// Row-level access to a type's stored samples (chunks, then head), skipping deleted ones, through
 /// the scan: used by deletes, UUID indexes and compaction; and a stored row as a public sample.
 package enum StoredSample {
-    /// Calls `body` for every visible row, chunk by chunk.
+    /// Calls `body` for every visible row, chunk by chunk; of chunks and head batches, only those
+    /// holding a start in `starts` are read (the rows passed may still start outside it).
     ///
     /// - Parameter details: Whether UUIDs, creation times and metadata must be decoded too.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n*) for the *n* rows of the portions read.
     package static func forEachRow(of type: TypeSnapshot, details: Bool,
+                                   startingIn starts: ClosedRange<Int64> = Int64.min...Int64.max,
                                    _ body: (SampleColumns, Int) throws -> Void) throws {
         var plan = ScanPlan(selection: RowSelection(.all, type: type, provenances: []))
+        plan.starts = starts
         plan.readsDetails = details
         try type.forEachSelectedRow(plan, body)
     }
