@@ -32,15 +32,22 @@ struct BlockBoundaryTests {
         return (batch, samples)
     }
 
-    @Test("A dense chunk starting late in an hour has that hour's tail as its first block and no hour summaries, and its hourly answers equal the reference")
-    func lateStartNeedsNoHourSummaries() throws {
-        // 220 rows of the first hour, then whole hours; chunks of 7,200 rows cut mid-hour, each
-        // the next starting 500 rows into its hour.
-        let (batch, samples) = try Self.dense(rows: 720 * 30, skipped: 500)
+    /// ``dense(rows:skipped:)`` saved and flushed into a store of 7,200-row chunks, with the
+    /// heart-rate type's snapshot.
+    static func flushedDense(rows: Int, skipped: Int) throws -> (HealthStore, TypeSnapshot, [ReferenceSample]) {
+        let (batch, samples) = try dense(rows: rows, skipped: skipped)
         let store = HealthStore.inMemory(chunkCapacity: 7_200, flushThreshold: 100_000)
         try store.save(batch)
         try store.flush()
         let type = try #require(store.snapshot().types[QuantityType.heartRate.identifier])
+        return (store, type, samples)
+    }
+
+    @Test("A dense chunk starting late in an hour has that hour's tail as its first block and no hour summaries, and its hourly answers equal the reference")
+    func lateStartNeedsNoHourSummaries() throws {
+        // 220 rows of the first hour, then whole hours; chunks of 7,200 rows cut mid-hour, each
+        // the next starting 500 rows into its hour.
+        let (store, type, samples) = try Self.flushedDense(rows: 720 * 30, skipped: 500)
         #expect(type.chunks.count == 3)
         for chunk in type.chunks {
             let file = try chunk.file()
@@ -51,8 +58,7 @@ struct BlockBoundaryTests {
                         == TimestampArithmetic.floorDivide(block.maximumStart, Self.hour))
             }
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try timeZone(named: "UTC")
+        let calendar = try TimeTestSupport.calendar("UTC")
         let query = try StatisticsCollectionQuery(quantityType: .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent],
                                                   anchorDate: Date(timestamp: Self.base), intervalComponents: .hours(1),
                                                   calendar: calendar)
@@ -73,11 +79,7 @@ struct BlockBoundaryTests {
     func chunksEndOnHourEdges() throws {
         // 100 rows into the first hour: 620 rows of it, then whole hours; 7,200 rows a chunk may
         // give back 112, so the first ends at 7,100 (an hour edge) and every later one holds ten hours.
-        let (batch, _) = try Self.dense(rows: 720 * 30, skipped: 100)
-        let store = HealthStore.inMemory(chunkCapacity: 7_200, flushThreshold: 100_000)
-        try store.save(batch)
-        try store.flush()
-        let type = try #require(store.snapshot().types[QuantityType.heartRate.identifier])
+        let (_, type, _) = try Self.flushedDense(rows: 720 * 30, skipped: 100)
         let files = try type.chunks.map { try $0.file() }
         #expect(files.map(\.summary.count) == [7_100, 7_200, 7_200, 100])
         for file in files.dropFirst() { #expect(file.summary.minimumStart % Self.hour == 0) }

@@ -53,34 +53,12 @@ struct HourSummaryTests {
                 }
             }
         }
-        var batches: [Range<Int>] = []
-        var first = 0
-        while first < samples.count {
-            let end = min(samples.count, first + Int.random(in: 300...2_500, using: &random))
-            batches.append(first..<end)
-            first = end
-        }
-        if batches.count > 3 { batches.swapAt(1, batches.count - 3) }
         let store = HealthStore.inMemory(chunkCapacity: 2_500, flushThreshold: 3_000)
-        var saved: [ReferenceSample] = []
-        for rows in batches {
-            var batch = QuantitySampleBatch(type: type)
-            for provenance in sources.prefix(sourceCount) { _ = batch.addProvenance(provenance) }
-            for row in rows {
-                var sample = samples[row]
-                let source = sources.firstIndex { $0.source.name == sample.source } ?? 0
-                try batch.append(startTimestamp: sample.start, endTimestamp: sample.end, value: sample.value,
-                                 provenanceIndex: source, metadata: userEntered[row] ? [MetadataKey.wasUserEntered: "1"] : [:])
-                sample.sequence = Int64(saved.count + 1)
-                saved.append(sample)
-            }
-            try store.save(batch)
-        }
+        var saved = try store.saveInOverlappingBatches(samples, type: type, sources: sources, sourceCount: sourceCount,
+                                                       batchSizes: 300...2_500, using: &random,
+                                                       metadata: { userEntered[$0] ? [MetadataKey.wasUserEntered: "1"] : [:] })
         let lower = base + Int64.random(in: 0..<Int64(hours), using: &random) * hour + 600_000_000
-        let upper = lower + 1_200_000_000
-        try store.deleteSamples(of: type, matching: .samples(start: Date(timestamp: lower), end: Date(timestamp: upper),
-                                                             options: .strictStartDate) && .sources(named: ["Watch"]))
-        saved.removeAll { $0.source == "Watch" && $0.start >= lower && $0.start < upper }
+        try store.deleteWatchSamples(of: type, startingIn: lower..<lower + 1_200_000_000, from: &saved)
         return (store, saved)
     }
 

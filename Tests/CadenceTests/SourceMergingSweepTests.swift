@@ -28,8 +28,7 @@ struct SourceMergingSweepTests {
             if let position = priority.firstIndex(of: sample.source) { ranked.rank = position }
             return ranked
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try timeZone(named: "Australia/Lord_Howe")
+        let calendar = try TimeTestSupport.calendar("Australia/Lord_Howe")
         let base: Int64 = 1_709_251_200_000_000
         for components in [IntervalComponents.days(1), .hours(3)] {
             let edges = try IntervalEdges(calendar: calendar, anchor: base + 5_400_000_000, components: components,
@@ -96,8 +95,7 @@ struct SourceMergingSweepTests {
         for (index, row) in rows.enumerated() where index % 3 != 0 {
             try save(row, index: index, provenances: provenances, store: store, samples: &samples)
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try timeZone(named: "Europe/Berlin")
+        let calendar = try TimeTestSupport.calendar("Europe/Berlin")
         let edges = try IntervalEdges(calendar: calendar, anchor: midnight, components: .days(1),
                                       covering: (midnight - day)...(midnight + 16 * day)).edges
         var options: StatisticsOptions = [.cumulativeSum, .duration]

@@ -14,11 +14,6 @@ import Testing
 /// random quantity and category stores, with and without sources, for every option.
 @Suite("Statistics intervals")
 struct StatisticsIntervalTests {
-    static var berlin: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
-        return calendar
-    }
 
     static let anchor = Date(timestamp: 1_709_251_200_000_000)  // 2024-03-01T00:00:00Z
 
@@ -87,7 +82,7 @@ struct StatisticsIntervalTests {
                     if options.isEmpty { options = applicable[0] }
                     if separate { options.insert(.separateBySource) }
                     let query = try StatisticsCollectionQuery(quantityType: type, options: options, anchorDate: Self.anchor,
-                                                              intervalComponents: components, calendar: Self.berlin)
+                                                              intervalComponents: components, calendar: try TimeTestSupport.calendar("Europe/Berlin"))
                     try Self.check(try store.execute(query), "\(type.shortIdentifier) seed \(seed) \(options) \(components)")
                 }
             }
@@ -114,7 +109,7 @@ struct StatisticsIntervalTests {
             for options in [[], StatisticsOptions.duration, [.separateBySource], [.duration, .separateBySource]] {
                 let query = try StatisticsCollectionQuery(categoryType: .sleepAnalysis, values: values, options: options,
                                                           anchorDate: Self.anchor, intervalComponents: .hours(6),
-                                                          calendar: Self.berlin)
+                                                          calendar: try TimeTestSupport.calendar("Europe/Berlin"))
                 try Self.check(try store.execute(query), "sleep seed \(seed) \(options)")
             }
         }

@@ -38,34 +38,11 @@ struct SummaryPyramidTests {
                                                source: sources[source].source.name, rank: 0, sequence: 0))
             }
         }
-        var batches: [Range<Int>] = []
-        var first = 0
-        while first < samples.count {
-            let end = min(samples.count, first + Int.random(in: 2_000...9_000, using: &random))
-            batches.append(first..<end)
-            first = end
-        }
-        if batches.count > 3 { batches.swapAt(1, batches.count - 3) }
         let store = HealthStore.inMemory(chunkCapacity: 12_000, flushThreshold: 9_000)
-        var saved: [ReferenceSample] = []
-        for rows in batches {
-            var batch = QuantitySampleBatch(type: type)
-            for provenance in sources.prefix(sourceCount) { _ = batch.addProvenance(provenance) }
-            for row in rows {
-                var sample = samples[row]
-                let source = sources.firstIndex { $0.source.name == sample.source } ?? 0
-                try batch.append(startTimestamp: sample.start, endTimestamp: sample.end, value: sample.value,
-                                 provenanceIndex: source, metadata: [:])
-                sample.sequence = Int64(saved.count + 1)
-                saved.append(sample)
-            }
-            try store.save(batch)
-        }
+        var saved = try store.saveInOverlappingBatches(samples, type: type, sources: sources, sourceCount: sourceCount,
+                                                       batchSizes: 2_000...9_000, using: &random)
         let lower = base + Int64.random(in: 0..<Int64(days * 24), using: &random) * hour + 600_000_000
-        let upper = lower + 3 * hour
-        try store.deleteSamples(of: type, matching: .samples(start: Date(timestamp: lower), end: Date(timestamp: upper),
-                                                             options: .strictStartDate) && .sources(named: ["Watch"]))
-        saved.removeAll { $0.source == "Watch" && $0.start >= lower && $0.start < upper }
+        try store.deleteWatchSamples(of: type, startingIn: lower..<lower + 3 * hour, from: &saved)
         return (store, saved)
     }
 
@@ -87,8 +64,7 @@ struct SummaryPyramidTests {
             : [.cumulativeSum, .mostRecent]
         for round in 0..<15 {
             let components = intervals[round % intervals.count]
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = try timeZone(named: Self.zones[round % Self.zones.count])
+            let calendar = try TimeTestSupport.calendar(Self.zones[round % Self.zones.count])
             // Whole UTC hours, an odd minute now and then, and half hours in the half-hour zones.
             let halfHour: Int64 = round % 5 == 1 || round % 5 == 2 ? 1_800_000_000 : 0
             let minutes = round % 4 == 3 ? Int64.random(in: 1..<60, using: &random) * 60_000_000 : 0
@@ -181,8 +157,7 @@ struct SummaryPyramidTests {
         let snapshot = store.snapshot()
         let type = try #require(snapshot.types[QuantityType.heartRate.identifier])
         func answered(_ zone: String, anchor: Int64) throws -> (nodes: Int, blocks: Int) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = try timeZone(named: zone)
+            let calendar = try TimeTestSupport.calendar(zone)
             let query = try StatisticsCollectionQuery(quantityType: .heartRate, options: .discreteAverage,
                                                       anchorDate: Date(timestamp: anchor),
                                                       intervalComponents: .days(1), calendar: calendar)
