@@ -45,13 +45,13 @@ struct HeldActivitySummaries {
         if let existing = self.file { file = existing } else { file = try SpillFile(in: directory) }
         let values = Self.values
         for summary in summaries {
-            var encoder = SpillEncoder()
-            encoder.append(summary.day.dayNumber)
+            var writer = BinaryWriter(capacity: Self.payloadBytes)
+            writer.write(summary.day.dayNumber)
             var present: UInt8 = 0
             for (bit, value) in values.enumerated() where summary[keyPath: value] != nil { present |= 1 << bit }
-            encoder.append(present)
-            for value in values { encoder.append(summary[keyPath: value] ?? 0) }
-            try file.append(encoder.bytes)
+            writer.write(present)
+            for value in values { writer.write(summary[keyPath: value] ?? 0) }
+            try file.append(writer.bytes)
         }
         self.file = file
     }
@@ -96,17 +96,24 @@ struct HeldActivitySummaries {
         var summaries: [ActivitySummary] = []
         summaries.reserveCapacity(count)
         for payload in try file.fixedFrames(first: first, count: count, frameBytes: Self.frameBytes) {
-            var decoder = SpillDecoder(payload, path: file.path)
-            guard let day = ActivityDay(dayNumber: try decoder.int64()) else {
-                throw CadenceError(.io, "the import's temporary file holds a day outside years 1 through 9999", path: file.path)
+            var reader = BinaryReader(payload, path: file.path)
+            var summary: ActivitySummary
+            do {
+                guard let day = ActivityDay(dayNumber: try reader.read(Int64.self)) else {
+                    throw CadenceError(.io, "the import's temporary file holds a day outside years 1 through 9999", path: file.path)
+                }
+                summary = ActivitySummary(day: day)
+                let present = try reader.read(UInt8.self)
+                for (bit, value) in Self.values.enumerated() {
+                    let number = try reader.readDouble()
+                    if present & (1 << bit) != 0 { summary[keyPath: value] = number }
+                }
+            } catch let error as CadenceError where error.code == .io {
+                throw error
+            } catch {
+                throw SpillFile.undecodable(path: file.path)
             }
-            var summary = ActivitySummary(day: day)
-            let present = try decoder.byte()
-            for (bit, value) in Self.values.enumerated() {
-                let number = try decoder.double()
-                if present & (1 << bit) != 0 { summary[keyPath: value] = number }
-            }
-            try decoder.finish()
+            guard reader.isAtEnd else { throw SpillFile.undecodable(path: file.path) }
             summaries.append(summary)
         }
         return summaries

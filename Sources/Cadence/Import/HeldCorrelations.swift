@@ -65,63 +65,69 @@ struct HeldCorrelations {
         /// - Throws: ``CadenceError`` (`io`) naming the temporary file, when it cannot be read or is damaged.
         mutating func next() throws(CadenceError) -> Item? {
             guard let payload = try spill?.next() else { return nil }
-            var decoder = SpillDecoder(payload, path: path)
-            let isCorrelation = try decoder.byte() == 1
-            let record = try HeldCorrelations.decode(&decoder)
-            try decoder.finish()
-            return isCorrelation ? .correlation(record) : .member(record)
+            do {
+                var reader = BinaryReader(payload, path: path)
+                let isCorrelation = try reader.readBool()
+                let record = try HeldCorrelations.decode(&reader)
+                guard reader.isAtEnd else { throw SpillFile.undecodable(path: path) }
+                return isCorrelation ? .correlation(record) : .member(record)
+            } catch {
+                throw SpillFile.undecodable(path: path)
+            }
         }
     }
 
     /// A record's payload: whether it is a correlation, then every field, in declaration order.
     static func encode(_ record: ExportRecord, isCorrelation: Bool) -> [UInt8] {
-        var encoder = SpillEncoder()
-        encoder.append(UInt8(isCorrelation ? 1 : 0))
-        encoder.append(record.type)
-        encoder.append(record.sourceName)
-        encoder.append(record.sourceVersion) { $0.append($1) }
-        encoder.append(record.device) { $0.append($1) }
-        encoder.append(record.unit) { $0.append($1) }
-        encoder.append(record.creationDate) { $0.append($1) }
-        encoder.append(record.startDate)
-        encoder.append(record.endDate)
-        encoder.append(record.value) { $0.append($1) }
-        encoder.append(Int64(record.metadata.count))
+        var writer = BinaryWriter()
+        writer.write(isCorrelation)
+        writer.write(record.type)
+        writer.write(record.sourceName)
+        writer.write(optional: record.sourceVersion)
+        writer.write(optional: record.device)
+        writer.write(optional: record.unit)
+        writer.write(optional: record.creationDate)
+        writer.write(record.startDate)
+        writer.write(record.endDate)
+        writer.write(optional: record.value)
+        writer.writeVarint(UInt64(record.metadata.count))
         for (key, value) in record.metadata {
-            encoder.append(key)
-            encoder.append(value)
+            writer.write(key)
+            writer.write(value)
         }
-        encoder.append(Int64(record.line))
-        encoder.append(UInt8(record.isInsideCorrelation ? 1 : 0))
-        encoder.append(record.correlationMemberCount.map(Int64.init)) { $0.append($1) }
-        encoder.append(record.startTimestamp) { $0.append($1) }
-        encoder.append(record.endTimestamp) { $0.append($1) }
-        encoder.append(record.creationTimestamp) { $0.append($1) }
-        return encoder.bytes
+        writer.write(Int64(record.line))
+        writer.write(record.isInsideCorrelation)
+        for number in [record.correlationMemberCount.map(Int64.init), record.startTimestamp, record.endTimestamp,
+                       record.creationTimestamp] {
+            writer.write(number != nil)
+            if let number { writer.write(number) }
+        }
+        return writer.bytes
     }
 
     /// The record ``encode(_:isCorrelation:)`` wrote, read after its first byte.
-    static func decode(_ decoder: inout SpillDecoder) throws(CadenceError) -> ExportRecord {
-        let type = try decoder.string()
-        let sourceName = try decoder.string()
-        let sourceVersion = try decoder.optional { (decoder) throws(CadenceError) in try decoder.string() }
-        let device = try decoder.optional { (decoder) throws(CadenceError) in try decoder.string() }
-        let unit = try decoder.optional { (decoder) throws(CadenceError) in try decoder.string() }
-        let creationDate = try decoder.optional { (decoder) throws(CadenceError) in try decoder.string() }
-        let startDate = try decoder.string()
-        let endDate = try decoder.string()
-        let value = try decoder.optional { (decoder) throws(CadenceError) in try decoder.string() }
-        let metadataCount = try decoder.int()
+    static func decode(_ reader: inout BinaryReader) throws -> ExportRecord {
+        let type = try reader.readString()
+        let sourceName = try reader.readString()
+        let sourceVersion = try reader.readOptionalString()
+        let device = try reader.readOptionalString()
+        let unit = try reader.readOptionalString()
+        let creationDate = try reader.readOptionalString()
+        let startDate = try reader.readString()
+        let endDate = try reader.readString()
+        let value = try reader.readOptionalString()
+        let metadataCount = try reader.readCount(minimumItemSize: 2)
         var metadata: [(key: String, value: String)] = []
-        for _ in 0..<max(0, metadataCount) { metadata.append((try decoder.string(), try decoder.string())) }
+        for _ in 0..<metadataCount { metadata.append((try reader.readString(), try reader.readString())) }
         var record = ExportRecord(type: type, sourceName: sourceName, sourceVersion: sourceVersion, device: device,
                                   unit: unit, creationDate: creationDate, startDate: startDate, endDate: endDate,
-                                  value: value, metadata: metadata, line: try decoder.int(),
-                                  isInsideCorrelation: try decoder.byte() == 1)
-        record.correlationMemberCount = try decoder.optional { (decoder) throws(CadenceError) in try decoder.int() }
-        record.startTimestamp = try decoder.optional { (decoder) throws(CadenceError) in try decoder.int64() }
-        record.endTimestamp = try decoder.optional { (decoder) throws(CadenceError) in try decoder.int64() }
-        record.creationTimestamp = try decoder.optional { (decoder) throws(CadenceError) in try decoder.int64() }
+                                  value: value, metadata: metadata, line: Int(try reader.read(Int64.self)),
+                                  isInsideCorrelation: try reader.readBool())
+        func optionalNumber() throws -> Int64? { try reader.readBool() ? try reader.read(Int64.self) : nil }
+        record.correlationMemberCount = try optionalNumber().map { Int($0) }
+        record.startTimestamp = try optionalNumber()
+        record.endTimestamp = try optionalNumber()
+        record.creationTimestamp = try optionalNumber()
         return record
     }
 }

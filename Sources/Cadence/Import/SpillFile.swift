@@ -143,90 +143,16 @@ struct SpillFile {
         CadenceError(.io, "the import's temporary file is damaged at byte \(offset): \(reason)", path: path)
     }
 
+    /// The error for a frame whose checksum matched but whose fields do not fit it.
+    static func undecodable(path: String) -> CadenceError {
+        CadenceError(.io, "the import's temporary file holds a frame that does not decode", path: path)
+    }
+
     fileprivate static func integer(in bytes: [UInt8], at offset: Int) -> UInt32 {
         bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian }
     }
 
     private static func appendInteger(_ value: UInt32, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-    }
-}
-
-/// Writes the fields of a spilled value to a payload.
-struct SpillEncoder {
-    /// The payload so far.
-    private(set) var bytes: [UInt8] = []
-
-    mutating func append(_ value: UInt8) { bytes.append(value) }
-
-    /// Eight bytes, little-endian.
-    mutating func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-
-    mutating func append(_ value: Double) { append(Int64(bitPattern: value.bitPattern)) }
-
-    /// The length of its UTF-8, then the UTF-8: byte for byte, whatever its normalisation.
-    mutating func append(_ text: String) {
-        append(Int64(text.utf8.count))
-        bytes += text.utf8
-    }
-
-    /// A presence byte, then the value if there is one.
-    mutating func append<Value>(_ value: Value?, _ write: (inout SpillEncoder, Value) -> Void) {
-        append(UInt8(value == nil ? 0 : 1))
-        if let value { write(&self, value) }
-    }
-}
-
-/// Reads the fields of a spilled value from a payload, checking every length against it.
-struct SpillDecoder {
-    private let bytes: [UInt8]
-    private var position = 0
-    /// The file named in errors.
-    private let path: String
-
-    init(_ bytes: [UInt8], path: String) {
-        self.bytes = bytes
-        self.path = path
-    }
-
-    /// A frame whose checksum matched but whose fields do not fit it.
-    private func malformed() -> CadenceError {
-        CadenceError(.io, "the import's temporary file holds a frame that does not decode", path: path)
-    }
-
-    mutating func byte() throws(CadenceError) -> UInt8 {
-        guard position < bytes.count else { throw malformed() }
-        defer { position += 1 }
-        return bytes[position]
-    }
-
-    mutating func int64() throws(CadenceError) -> Int64 {
-        guard position + 8 <= bytes.count else { throw malformed() }
-        defer { position += 8 }
-        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Int64.self).littleEndian }
-    }
-
-    mutating func int() throws(CadenceError) -> Int { Int(try int64()) }
-
-    mutating func double() throws(CadenceError) -> Double { Double(bitPattern: UInt64(bitPattern: try int64())) }
-
-    mutating func string() throws(CadenceError) -> String {
-        let length = try int64()
-        guard length >= 0, length <= bytes.count - position else { throw malformed() }
-        defer { position += Int(length) }
-        return String(decoding: bytes[position..<(position + Int(length))], as: UTF8.self)
-    }
-
-    mutating func optional<Value>(_ read: (inout SpillDecoder) throws(CadenceError) -> Value) throws(CadenceError) -> Value? {
-        switch try byte() {
-        case 0: return nil
-        case 1: return try read(&self)
-        default: throw malformed()
-        }
-    }
-
-    /// Checks that the whole payload was read.
-    func finish() throws(CadenceError) {
-        guard position == bytes.count else { throw malformed() }
     }
 }
