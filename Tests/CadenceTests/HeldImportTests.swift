@@ -169,7 +169,7 @@ struct HeldImportTests {
     static func openTemporaryFile(in directory: URL) throws -> Int32 {
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { entry -> Int32? in
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry),
-                  target.hasPrefix(directory.path + "/cadence-import-") else { return nil }
+                  target.hasPrefix(directory.path + "/cadence-temporary-") else { return nil }
             return Int32(entry)
         }
         try #require(descriptors.count == 1)

@@ -27,7 +27,7 @@ final class BackgroundSaver: @unchecked Sendable {
     private var bytesSinceFlush = 0
     /// Look-alike records counted so far, in the order batches were handed over (the file's).
     private var occurrences: OccurrenceCounter
-    private let occurrenceBudget: OccurrenceCounter.Budget
+    private let occurrenceBudget: SpillBudget
 
     /// What the saves did so far.
     struct Outcome {
@@ -41,7 +41,7 @@ final class BackgroundSaver: @unchecked Sendable {
     /// Creates a saver into `store` that flushes its head every `flushInterval` saved samples, or
     /// `flushBytes` of them, and numbers look-alike records within `occurrenceBudget`.
     init(store: HealthStore, flushInterval: Int, flushBytes: Int = HealthDataImporter.standardFlushBytes,
-         restoringDeleted: Bool = false, occurrenceBudget: OccurrenceCounter.Budget = .standard) {
+         restoringDeleted: Bool = false, occurrenceBudget: SpillBudget = .standard) {
         self.store = store
         occurrences = OccurrenceCounter(budget: occurrenceBudget)
         self.occurrenceBudget = occurrenceBudget

@@ -165,7 +165,7 @@ public struct HealthDataImporter: Sendable {
     package var typeLimit = HealthStore.maximumTypes
     /// The memory that numbering look-alike records may use (<doc:HowCadenceComputes#Identity>),
     /// and where it puts the keys that do not fit: small in tests, to use the disk after a few keys.
-    var occurrenceBudget = OccurrenceCounter.Budget.standard
+    var occurrenceBudget = SpillBudget.standard
     /// What waits for the end of the file (records inside correlations and the correlations,
     /// activity summaries) waits in temporary files in ``occurrenceBudget``'s directory, and is
     /// then resolved and saved this many at a time: small in tests, to cut often.

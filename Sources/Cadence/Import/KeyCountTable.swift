@@ -106,3 +106,18 @@ struct KeyCountTable: Sendable {
         }
     }
 }
+
+/// An entry of a run on disk: the key, then the count, both little-endian (12 bytes).
+extension KeyCountTable.Entry: SortedRunEntry {
+    static var byteCount: Int { 12 }
+
+    init(loadingFrom bytes: UnsafeRawBufferPointer, at offset: Int) {
+        self.init(key: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
+                  count: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
+    }
+
+    func store(into bytes: UnsafeMutableRawBufferPointer, at offset: Int) {
+        bytes.storeBytes(of: key.littleEndian, toByteOffset: offset, as: UInt64.self)
+        bytes.storeBytes(of: count.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+    }
+}

@@ -17,12 +17,12 @@ import Foundation
 /// since they hash every attribute — and a re-import numbers them the same way again.
 ///
 /// Its memory does not grow with the file: it counts keys exactly in a table of at most
-/// ``Budget/tableKeys`` keys; when that is full, the table's keys and counts go to disk, sorted,
-/// as an ``OccurrenceRun`` (a temporary file with no name), and from then on a Bloom filter of
-/// ``Budget/filterBits`` bits (a ``KeyFilter``) remembers every key met. A key that is not
+/// ``SpillBudget/tableKeys`` keys; when that is full, the table's keys and counts go to disk, sorted,
+/// as a ``SortedRun`` (a temporary file with no name), and from then on a Bloom filter of
+/// ``SpillBudget/filterBits`` bits (a ``KeyFilter``) remembers every key met. A key that is not
 /// in the table is looked for on disk only when the filter says it may be there: only the
 /// records that look like an earlier one, and the filter's rare false positives, cost a read.
-/// Runs of similar size are merged, so there are about log₂(*n* / ``Budget/tableKeys``) of them.
+/// Runs of similar size are merged, so there are about log₂(*n* / ``SpillBudget/tableKeys``) of them.
 /// The counts are those of a plain dictionary of every key, whatever the budget.
 ///
 /// Copies share the runs on disk, which never change once written: each copy counts on its own.
@@ -32,31 +32,16 @@ import Foundation
 ///   and a table of *t*. Memory: at most about 12 bytes a key of the table (with the standard
 ///   budget, 3 MiB), the filter (8 MiB) once the table first fills, and 32 KiB for each run's index.
 struct OccurrenceCounter: Sendable {
-    /// How much memory a counter may use, and where it puts what does not fit.
-    struct Budget: Sendable {
-        /// The keys counted in memory before they go to disk.
-        var tableKeys: Int
-        /// The size of the filter of the keys met, in bits.
-        var filterBits: Int
-        /// Where the temporary files go (the system's temporary directory by default).
-        var directory: String
-
-        /// 131,072 keys in memory (3 MiB) and a filter of 64 Mi bits (8 MiB): about 0.07% of the
-        /// records of a 4 M-record export read the disk without need.
-        static let standard = Budget(tableKeys: 1 << 17, filterBits: 1 << 26,
-                                     directory: FileManager.default.temporaryDirectory.path)
-    }
-
-    private let budget: Budget
+    private let budget: SpillBudget
     /// The keys met since the last move to disk, with their counts so far.
     private var table: KeyCountTable
     /// Every key met since the table first filled (so every key on disk), created then.
     private var filter: KeyFilter?
-    /// The keys moved to disk, oldest first: a key's count is that of the newest run holding it.
-    private var runs: [OccurrenceRun] = []
+    /// The keys moved to disk: a key's count is that of the newest run holding it.
+    private var runs = SortedRuns<KeyCountTable.Entry>()
 
     /// Creates an empty counter that uses at most `budget`.
-    init(budget: Budget = .standard) {
+    init(budget: SpillBudget = .standard) {
         self.budget = budget
         table = KeyCountTable(limit: budget.tableKeys)
     }
@@ -96,14 +81,10 @@ struct OccurrenceCounter: Sendable {
 
     /// The count of `key` in the newest run that holds it, if any does.
     private func countInRuns(of key: UInt64) throws(CadenceError) -> UInt32? {
-        for run in runs.reversed() {
-            if let count = try run.count(of: key) { return count }
-        }
-        return nil
+        try runs.newest(for: key)?.count
     }
 
-    /// Writes the table to a new run, then merges the newest runs while the newest holds more than
-    /// half as many keys as the one before, so that run sizes at least halve from oldest to newest.
+    /// Writes the table to a new run (see ``SortedRuns`` for how runs are merged).
     private mutating func moveTableToDisk() throws(CadenceError) {
         let entries = table.removeAllSorted()
         if filter == nil {
@@ -111,12 +92,7 @@ struct OccurrenceCounter: Sendable {
             for entry in entries { created.insert(entry.key) }
             filter = created
         }
-        runs.append(try OccurrenceRun.write(entries, in: budget.directory))
-        while runs.count >= 2, runs[runs.count - 1].count * 2 > runs[runs.count - 2].count {
-            let newer = runs.removeLast()
-            let older = runs.removeLast()
-            runs.append(try OccurrenceRun.merge(older, newer, in: budget.directory))
-        }
+        try runs.add(entries, in: budget.directory)
     }
 
     /// Numbers the rows of `batch` (in file order, after every earlier batch of the file) that have

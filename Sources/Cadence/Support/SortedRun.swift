@@ -11,83 +11,82 @@ import Glibc
 import Darwin
 #endif
 
-/// Keys and their counts, sorted by key, in a temporary file: what ``OccurrenceCounter`` moves out
-/// of memory. Immutable once written, so counters that share it (copies of one counter) never
-/// see each other's changes.
+/// A fixed-size entry of a ``SortedRun``, ordered by its key.
+protocol SortedRunEntry: Sendable {
+    associatedtype Key: Comparable & Sendable
+    /// The bytes of one entry in the file.
+    static var byteCount: Int { get }
+    /// What the run is sorted and searched by.
+    var key: Key { get }
+    /// The entry stored at `offset` by ``store(into:at:)``.
+    init(loadingFrom bytes: UnsafeRawBufferPointer, at offset: Int)
+    /// Writes the entry's ``byteCount`` bytes at `offset`.
+    func store(into bytes: UnsafeMutableRawBufferPointer, at offset: Int)
+}
+
+/// Entries sorted by key, each key once, in a temporary file: what a structure of bounded memory
+/// (``OccurrenceCounter``, ``UUIDSet``) moves out of memory. Immutable once written, so the copies
+/// of a structure that share it never see each other's changes.
 ///
 /// The file is unlinked as soon as it is created and lives only as the open descriptor: it goes
 /// away when the run is released, and with the process if it dies, leaving nothing behind.
 ///
-/// Each entry takes 12 bytes (the key, then the count, both little-endian). Memory holds the first
-/// key of each block of entries, at most ``maximumBlocks`` of them, so finding a key reads one block.
+/// Memory holds the first key of each block of entries, at most ``maximumBlocks`` of them, so
+/// finding a key reads one block.
 ///
-/// - Complexity: ``count(of:)`` is one read of a block (512 entries, 6 KiB, for runs of up to 2 M
-///   keys; more in larger runs) and a binary search; memory is at most 8 bytes a block.
-final class OccurrenceRun: Sendable {
-    /// The bytes of one entry.
-    static let entryBytes = 12
-    /// The most blocks a run is cut into: its index in memory is at most 8 times this in bytes.
-    static let maximumBlocks = 4_096
+/// - Complexity: ``entry(for:)`` is one read of a block (512 entries for runs of up to 2 M; more
+///   in larger runs) and a binary search; memory is one key a block.
+final class SortedRun<Entry: SortedRunEntry>: Sendable {
+    /// The most blocks a run is cut into.
+    static var maximumBlocks: Int { 4_096 }
 
     private let file: UnlinkedFile
     /// The entries in the run.
     let count: Int
     private let blockEntries: Int
     /// The first key of each block.
-    private let firstKeys: [UInt64]
+    private let firstKeys: [Entry.Key]
 
-    fileprivate init(file: UnlinkedFile, count: Int, blockEntries: Int, firstKeys: [UInt64]) {
+    private init(file: UnlinkedFile, count: Int, blockEntries: Int, firstKeys: [Entry.Key]) {
         self.file = file
         self.count = count
         self.blockEntries = blockEntries
         self.firstKeys = firstKeys
     }
 
-    /// The count stored for `key`, if the run holds it.
+    /// The entry with `key`, if the run holds one.
     ///
     /// - Throws: ``CadenceError`` (`io`) naming the file, when it cannot be read.
-    func count(of key: UInt64) throws(CadenceError) -> UInt32? {
+    func entry(for key: Entry.Key) throws(CadenceError) -> Entry? {
         // The last block whose first key is at most `key`.
-        var low = 0
-        var high = firstKeys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if firstKeys[middle] <= key { low = middle + 1 } else { high = middle }
-        }
-        guard low > 0 else { return nil }
-        let block = low - 1
+        let block = firstKeys.partitionPoint { $0 > key } - 1
+        guard block >= 0 else { return nil }
         let entries = min(blockEntries, count - block * blockEntries)
-        let byteCount = entries * Self.entryBytes
-        return try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 8) { (buffer) throws(CadenceError) -> UInt32? in
-            try file.read(into: buffer, at: block * blockEntries * Self.entryBytes)
-            var low = 0
-            var high = entries
-            while low < high {
-                let middle = (low + high) / 2
-                let found = buffer.loadUnaligned(fromByteOffset: middle * Self.entryBytes, as: UInt64.self).littleEndian
-                if found == key {
-                    return buffer.loadUnaligned(fromByteOffset: middle * Self.entryBytes + 8, as: UInt32.self).littleEndian
-                }
-                if found < key { low = middle + 1 } else { high = middle }
-            }
-            return nil
+        let byteCount = entries * Entry.byteCount
+        return try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 8) { (buffer) throws(CadenceError) -> Entry? in
+            try file.read(into: buffer, at: block * blockEntries * Entry.byteCount)
+            let bytes = UnsafeRawBufferPointer(buffer)
+            let index = (0..<entries).partitionPoint { Entry(loadingFrom: bytes, at: $0 * Entry.byteCount).key >= key }
+            guard index < entries else { return nil }
+            let found = Entry(loadingFrom: bytes, at: index * Entry.byteCount)
+            return found.key == key ? found : nil
         }
     }
 
     /// Writes `entries` (sorted by key, each key once) to a new run in `directory`.
     ///
     /// - Throws: ``CadenceError`` (`io`) naming the file, when it cannot be written.
-    static func write(_ entries: [KeyCountTable.Entry], in directory: String) throws(CadenceError) -> OccurrenceRun {
+    static func write(_ entries: [Entry], in directory: String) throws(CadenceError) -> SortedRun {
         var writer = try Writer(expected: entries.count, in: directory)
         for entry in entries { try writer.append(entry) }
         return try writer.finish()
     }
 
     /// Writes the entries of `older` and `newer` to one new run in `directory`; a key in both keeps
-    /// `newer`'s count.
+    /// `newer`'s entry.
     ///
     /// - Throws: ``CadenceError`` (`io`) naming the file, when a run cannot be read or written.
-    static func merge(_ older: OccurrenceRun, _ newer: OccurrenceRun, in directory: String) throws(CadenceError) -> OccurrenceRun {
+    static func merge(_ older: SortedRun, _ newer: SortedRun, in directory: String) throws(CadenceError) -> SortedRun {
         var writer = try Writer(expected: older.count + newer.count, in: directory)
         var olderEntries = Reader(older)
         var newerEntries = Reader(newer)
@@ -113,25 +112,22 @@ final class OccurrenceRun: Sendable {
 
     /// Reads a run's entries in order.
     private struct Reader {
-        let run: OccurrenceRun
+        let run: SortedRun
         private var buffer: [UInt8] = []
         private var position = 0
         private var entriesRead = 0
 
-        init(_ run: OccurrenceRun) { self.run = run }
+        init(_ run: SortedRun) { self.run = run }
 
-        mutating func next() throws(CadenceError) -> KeyCountTable.Entry? {
+        mutating func next() throws(CadenceError) -> Entry? {
             guard entriesRead < run.count else { return nil }
             if position == buffer.count {
                 let entries = min(4_096, run.count - entriesRead)
-                buffer = try run.file.read(entries * OccurrenceRun.entryBytes, at: entriesRead * OccurrenceRun.entryBytes)
+                buffer = try run.file.read(entries * Entry.byteCount, at: entriesRead * Entry.byteCount)
                 position = 0
             }
-            let entry = buffer.withUnsafeBytes { bytes in
-                KeyCountTable.Entry(key: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self).littleEndian,
-                                    count: bytes.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self).littleEndian)
-            }
-            position += OccurrenceRun.entryBytes
+            let entry = buffer.withUnsafeBytes { Entry(loadingFrom: $0, at: position) }
+            position += Entry.byteCount
             entriesRead += 1
             return entry
         }
@@ -141,7 +137,7 @@ final class OccurrenceRun: Sendable {
     private struct Writer {
         private let file: UnlinkedFile
         private let blockEntries: Int
-        private var firstKeys: [UInt64] = []
+        private var firstKeys: [Entry.Key] = []
         private var count = 0
         /// Entries not written yet: the first `used` bytes.
         private var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -151,18 +147,15 @@ final class OccurrenceRun: Sendable {
         init(expected: Int, in directory: String) throws(CadenceError) {
             file = try UnlinkedFile(in: directory)
             var blockEntries = 512
-            while blockEntries * OccurrenceRun.maximumBlocks < expected { blockEntries *= 2 }
+            while blockEntries * SortedRun.maximumBlocks < expected { blockEntries *= 2 }
             self.blockEntries = blockEntries
         }
 
-        mutating func append(_ entry: KeyCountTable.Entry) throws(CadenceError) {
+        mutating func append(_ entry: Entry) throws(CadenceError) {
             if count % blockEntries == 0 { firstKeys.append(entry.key) }
-            if used + OccurrenceRun.entryBytes > buffer.count { try flush() }
-            buffer.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: entry.key.littleEndian, toByteOffset: used, as: UInt64.self)
-                bytes.storeBytes(of: entry.count.littleEndian, toByteOffset: used + 8, as: UInt32.self)
-            }
-            used += OccurrenceRun.entryBytes
+            if used + Entry.byteCount > buffer.count { try flush() }
+            buffer.withUnsafeMutableBytes { entry.store(into: $0, at: used) }
+            used += Entry.byteCount
             count += 1
         }
 
@@ -172,9 +165,9 @@ final class OccurrenceRun: Sendable {
         }
 
         /// The run written.
-        mutating func finish() throws(CadenceError) -> OccurrenceRun {
+        mutating func finish() throws(CadenceError) -> SortedRun {
             try flush()
-            return OccurrenceRun(file: file, count: count, blockEntries: blockEntries, firstKeys: firstKeys)
+            return SortedRun(file: file, count: count, blockEntries: blockEntries, firstKeys: firstKeys)
         }
     }
 }

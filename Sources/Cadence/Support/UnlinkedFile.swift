@@ -25,7 +25,7 @@ final class UnlinkedFile: Sendable {
     /// - Throws: ``CadenceError`` (`io`, or `notFound` for a missing directory) naming the path.
     init(in directory: String) throws(CadenceError) {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-        template += Array("cadence-import-XXXXXX".utf8CString)
+        template += Array("cadence-temporary-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
