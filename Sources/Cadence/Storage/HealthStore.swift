@@ -60,6 +60,9 @@ public final class HealthStore: Sendable {
         /// The most bytes a compressed section of a chunk file may hold before compression; more
         /// rows go into more chunk files. Kept well under LZ4's 2 GiB block limit; tests lower it.
         package var sectionLimit = ChunkFile.sectionLimit
+        /// The memory each type's index of stored UUIDs may use before it moves UUIDs to temporary
+        /// files, and where they go; tests lower it.
+        package var uuidIndexBudget = SpillBudget.standard
         /// The fraction of a type's samples in chunk files that may be deleted (hidden, but still
         /// in the files) before a delete compacts that type, rewriting its chunks without them.
         public var compactionThreshold = 0.25

@@ -126,7 +126,7 @@ struct StoreWriter: Sendable {
                 } : nil
             var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
                                              provenances: batchProvenances, storeProvenances: allProvenances,
-                                             sameStart: sameStart)
+                                             sameStart: sameStart, budget: options.uuidIndexBudget)
             summary.duplicates += batch.count - keep.count
             if !restoringDeleted, !keep.isEmpty, let deletions = snapshot.types[type.identifier]?.deletions,
                let deleted = try deletionMemory.deleted(of: type.identifier, in: deletions) {

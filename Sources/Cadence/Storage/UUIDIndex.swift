@@ -11,20 +11,67 @@ import Foundation
 /// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type may repeat stored samples,
 /// then kept up to date with every save and delete. A save that replaces by start (activity
 /// summaries) builds none: it reads the stored rows at its own starts instead. Owned by the writer.
+///
+/// Its memory is bounded whatever the store holds: each type's UUIDs are a ``UUIDSet`` (at most
+/// 131,072 UUIDs and an 8 MiB filter in memory with the standard budget, the rest in temporary
+/// files), and at most ``maximumTypes`` types are held at once, the least recently used let go
+/// (and built again from storage if a later save needs it).
 struct UUIDIndex: Sendable {
-    private var byType: [String: Set<UUID>] = [:]
+    /// The most types whose UUIDs are held at once.
+    static let maximumTypes = 16
 
-    /// Adds the rows of a committed save, if the type's index was built.
+    private var byType: [String: UUIDSet] = [:]
+    /// When each held type was last used (a count of uses), to let go of the least recent.
+    private var lastUse: [String: Int] = [:]
+    private var uses = 0
+
+    /// Adds the rows of a committed save, if the type's index was built. When its temporary file
+    /// cannot be written, the type's index is let go, to be built again from storage.
     mutating func insert(_ columns: SampleColumns, of type: String, provenances: [Provenance]) {
-        guard var index = byType[type] else { return }
+        guard byType[type] != nil else { return }
         let identity = SampleIdentity(type: type, provenances: provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
-        for row in 0..<columns.count { index.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)) }
-        byType[type] = index
+        do throws(CadenceError) {
+            for row in 0..<columns.count {
+                try byType[type]?.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests))
+            }
+        } catch {
+            forget(type)
+        }
     }
 
-    /// Forgets a deleted sample.
-    mutating func remove(_ uuid: UUID, of type: String) { byType[type]?.remove(uuid) }
+    /// Forgets a deleted sample; when its UUID may be in a temporary file (which never changes),
+    /// the type's index is let go instead, to be built again from storage.
+    mutating func remove(_ uuid: UUID, of type: String) {
+        if byType[type]?.remove(uuid) == false { forget(type) }
+    }
+
+    private mutating func forget(_ type: String) {
+        byType[type] = nil
+        lastUse[type] = nil
+    }
+
+    /// The type's index, built from `typeSnapshot` if it is not held, letting go of the least
+    /// recently used type's when ``maximumTypes`` are held.
+    private mutating func index(of type: String, stored typeSnapshot: TypeSnapshot?, provenances: [Provenance],
+                                budget: SpillBudget) throws -> UUIDSet {
+        uses += 1
+        if let index = byType[type] {
+            lastUse[type] = uses
+            return index
+        }
+        if byType.count >= Self.maximumTypes, let oldest = lastUse.min(by: { $0.value < $1.value }) { forget(oldest.key) }
+        var index = UUIDSet(budget: budget)
+        if let typeSnapshot {
+            let identity = SampleIdentity(type: typeSnapshot.type.identifier, provenances: provenances)
+            try StoredSample.forEachRow(of: typeSnapshot, details: true) { columns, row in
+                try index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
+            }
+        }
+        byType[type] = index
+        lastUse[type] = uses
+        return index
+    }
 
     /// The rows of `batch` whose UUID is neither stored nor repeated earlier in the batch.
     ///
@@ -39,23 +86,25 @@ struct UUIDIndex: Sendable {
     /// - Parameters:
     ///   - provenances: The batch's provenances, by the batch's provenance numbers.
     ///   - sameStart: The UUIDs of the stored rows sharing a start with the batch's, when known.
-    /// - Complexity: O(*n*) for the batch's *n* rows, plus O(*s*) once to build the type's index
-    ///   from its *s* stored samples when the batch may repeat them and `sameStart` is `nil`.
+    ///   - budget: The memory the type's index may use, and where its temporary files go.
+    /// - Complexity: O(*n*) expected for the batch's *n* rows, plus O(*s*) once to build the
+    ///   type's index from its *s* stored samples when the batch may repeat them and `sameStart`
+    ///   is `nil` (see ``UUIDSet`` for the reads of its temporary files).
     mutating func newRows(of batch: QuantitySampleBatch, stored typeSnapshot: TypeSnapshot?, provenances: [Provenance],
-                          storeProvenances: [Provenance], sameStart: Set<UUID>? = nil) throws -> [Int] {
+                          storeProvenances: [Provenance], sameStart: Set<UUID>? = nil,
+                          budget: SpillBudget = .standard) throws -> [Int] {
         let columns = batch.columns
         let identifier = batch.quantityType.identifier
         let identity = SampleIdentity(type: identifier, provenances: provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
         if let sameStart, columns.explicitUUIDs.isEmpty {
-            return Self.unrepeatedRows(of: columns, stored: sameStart, identity: identity, metadataDigests: metadataDigests)
+            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) {
+                sameStart.contains($0)
+            }
         }
         let latestStored = typeSnapshot?.outlineSummaries.map(\.maximumStart).max() ?? .min
         // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
         let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
-        if needsIndex && byType[identifier] == nil, let typeSnapshot {
-            byType[identifier] = try Self.build(typeSnapshot, provenances: storeProvenances)
-        }
         let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
         if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
             var keep: [Int] = []
@@ -75,30 +124,26 @@ struct UUIDIndex: Sendable {
             }
             return keep
         }
-        return Self.unrepeatedRows(of: columns, stored: needsIndex ? byType[identifier] ?? [] : [], identity: identity,
-                                   metadataDigests: metadataDigests)
+        guard needsIndex else {
+            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { _ in false }
+        }
+        let stored = try index(of: identifier, stored: typeSnapshot, provenances: storeProvenances, budget: budget)
+        return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) {
+            try stored.contains($0)
+        }
     }
 
-    /// The rows of `columns` whose UUID is neither in `stored` nor repeated earlier in the columns.
-    private static func unrepeatedRows(of columns: SampleColumns, stored: Set<UUID>, identity: SampleIdentity,
-                                       metadataDigests: [UInt64]) -> [Int] {
+    /// The rows of `columns` whose UUID `isStored` does not hold and that no earlier row repeats.
+    private static func unrepeatedRows(of columns: SampleColumns, identity: SampleIdentity, metadataDigests: [UInt64],
+                                       isStored: (UUID) throws -> Bool) rethrows -> [Int] {
         var keep: [Int] = []
         keep.reserveCapacity(columns.count)
         var seen = Set<UUID>(minimumCapacity: columns.count)
         for row in 0..<columns.count {
             let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
-            if stored.contains(uuid) || !seen.insert(uuid).inserted { continue }
+            if try isStored(uuid) || !seen.insert(uuid).inserted { continue }
             keep.append(row)
         }
         return keep
-    }
-
-    private static func build(_ type: TypeSnapshot, provenances: [Provenance]) throws -> Set<UUID> {
-        var index = Set<UUID>()
-        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
-        try StoredSample.forEachRow(of: type, details: true) { columns, row in
-            index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
-        }
-        return index
     }
 }
