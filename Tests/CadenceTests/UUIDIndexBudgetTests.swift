@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Cadence
@@ -116,5 +117,40 @@ struct UUIDIndexBudgetTests {
         let derived = try store.execute(SampleQuery(quantityType: derivedType))
         #expect(Set(derived.map { $0.startDate.timestamp * 4 + Int64($0.value) }).count == derived.count)
         #expect(derived.count == Set(derivedStored.map { derivedPool[$0].start * 4 + Int64(derivedPool[$0].value) }).count)
+    }
+
+    @Test("Building the index reads every chunk once and keeps none loaded")
+    func indexBuildKeepsNoChunk() throws {
+        let memory = MemoryFileSystem()
+        var options = HealthStore.Options()
+        options.chunkCapacity = 16
+        let source = Source(name: "Watch")
+        func samples(_ range: Range<Int>) throws -> [QuantitySample] {
+            try range.map { index in
+                let start = Date(timestamp: Int64(index) * 60_000_000)
+                return try QuantitySample(type: .heartRate, value: Double(60 + index % 40), start: start, end: start, source: source)
+            }
+        }
+        let stored = try samples(1_000..<1_160)
+        do {
+            let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
+            try store.save(stored)
+            try store.flush()
+            try store.close()
+        }
+        let chunkReads = Mutex(0)
+        let counted = HookedFileSystem(wrapping: memory) { operation, path in
+            let name = String(path.split(separator: "/").last ?? "")
+            if operation == .readFile, Manifest.chunkNumber(name) != nil { chunkReads.withLock { $0 += 1 } }
+        }
+        let store = try HealthStore.open(at: "/s", options: options, fileSystem: counted)
+        // Earlier samples, and every stored one again: the index of the stored UUIDs is built.
+        #expect(try store.save(try samples(0..<20) + stored) == SaveSummary(saved: 20, duplicates: 160))
+        let chunks = chunkReads.withLock { $0 }
+        #expect(chunks >= 10)
+        // Nothing was kept: listing the samples reads every chunk file again.
+        #expect(try store.execute(SampleQuery(quantityType: .heartRate)).count == 180)
+        #expect(chunkReads.withLock { $0 } == 2 * chunks)
+        try store.close()
     }
 }

@@ -143,19 +143,17 @@ package final class ChunkHandle: Sendable {
         summary.write(to: &writer)
     }
 
-    /// The parsed chunk file.
+    /// The parsed chunk file, kept loaded for later reads when `keeping` (queries), or read
+    /// without being kept when it is not loaded yet (the writer's passes over every chunk, which
+    /// thereby hold one chunk at a time).
     ///
     /// - Throws: ``CadenceError/Code/corruptFile`` (or `notFound`) naming the file when it is missing,
     ///   damaged, or does not match the manifest's summary.
-    package func file() throws -> ChunkFile {
+    package func file(keeping: Bool = true) throws -> ChunkFile {
         if let unreadable { throw unreadable }
         if let file = loaded.withLock({ $0 }) { return file }
-        let bytes = try fileSystem.readFile(path)
-        let file = try ChunkFile(bytes: bytes, path: path)
-        guard file.summary == summary, bytes.count == byteCount else {
-            throw CadenceError(.corruptFile, "the chunk does not match the manifest's summary", path: path)
-        }
-        loaded.withLock { $0 = file }
+        let file = try readFromDisk()
+        if keeping { loaded.withLock { $0 = file } }
         return file
     }
 

@@ -64,7 +64,8 @@ struct UUIDIndex: Sendable {
         var index = UUIDSet(budget: budget)
         if let typeSnapshot {
             let identity = SampleIdentity(type: typeSnapshot.type.identifier, provenances: provenances)
-            try StoredSample.forEachRow(of: typeSnapshot, details: true) { columns, row in
+            // Every chunk is read once here and rarely again: none is kept loaded.
+            try StoredSample.forEachRow(of: typeSnapshot, details: true, keepingFiles: false) { columns, row in
                 try index.insert(identity.uuid(of: columns, row: row, metadataDigests: nil))
             }
         }

@@ -30,6 +30,9 @@ package struct ScanPlan: Sendable {
     /// Only samples changed after this sequence are of use (anchored queries); chunks without such
     /// changes are pruned.
     package var changedAfter: Int64?
+    /// Whether chunk files read stay loaded in their handles for later scans (queries, which
+    /// come back to them), or are dropped once read (the writer's passes over every chunk).
+    package var keepsChunkFiles = true
     /// Whether every block is decoded even where its summary answers (the source-merging sweep
     /// needs every selected row); summaries are still offered for those blocks.
     package var readsEveryRow = false

@@ -13,14 +13,18 @@ package enum StoredSample {
     /// Calls `body` for every visible row, chunk by chunk; of chunks and head batches, only those
     /// holding a start in `starts` are read (the rows passed may still start outside it).
     ///
-    /// - Parameter details: Whether UUIDs, creation times and metadata must be decoded too.
+    /// - Parameters:
+    ///   - details: Whether UUIDs, creation times and metadata must be decoded too.
+    ///   - keepingFiles: Whether chunk files read stay loaded for later reads; a pass over every
+    ///     chunk of a large store that will not come back passes `false`, to hold one chunk at a time.
     /// - Complexity: O(*n*) for the *n* rows of the portions read.
     package static func forEachRow(of type: TypeSnapshot, details: Bool,
-                                   startingIn starts: ClosedRange<Int64> = Int64.min...Int64.max,
+                                   startingIn starts: ClosedRange<Int64> = Int64.min...Int64.max, keepingFiles: Bool = true,
                                    _ body: (SampleColumns, Int) throws -> Void) throws {
         var plan = ScanPlan(selection: RowSelection(.all, type: type, provenances: []))
         plan.starts = starts
         plan.readsDetails = details
+        plan.keepsChunkFiles = keepingFiles
         try type.forEachSelectedRow(plan, body)
     }
 

@@ -154,7 +154,7 @@ private enum PortionToRead {
             return ScanPortion(summary: chunk.summary, summaries: [chunk.summary], columns: SampleColumns(), blocks: [block],
                                isSortedByStart: true, decodedRows: 0..<0)
         }
-        let file = try chunk.file()
+        let file = try chunk.file(keeping: plan.keepsChunkFiles)
         // A lookup by UUID decodes only the rows that hold them, found from the chunk's UUID
         // column (a chunk that holds none is passed over): its other rows can never be selected.
         if parts == 1, plan.decodesEveryColumn, let uuids = plan.uuids, let found = try file.decodeRows(withExplicitUUIDsIn: uuids) {
