@@ -118,15 +118,10 @@ struct StoreWriter: Sendable {
             }
             let type = snapshot.types[batch.quantityType.identifier]?.type ?? batch.quantityType
             let batchProvenances = numbers.map { allProvenances[Int($0)] }
-            // A series replaced by start repeats a stored row only at that row's start: the stored
-            // rows at the batch's starts are read, not an index of every stored row.
-            let sameStart = try replacingByStart.contains(type.identifier)
-                ? snapshot.types[type.identifier].map { stored in
-                    try Self.uuids(of: stored, startingAt: Set(batch.columns.start), provenances: snapshot.provenances)
-                } : nil
             var keep = try uuidIndex.newRows(of: batch, stored: snapshot.types[type.identifier],
                                              provenances: batchProvenances, storeProvenances: allProvenances,
-                                             sameStart: sameStart, budget: options.uuidIndexBudget)
+                                             replacesByStart: replacingByStart.contains(type.identifier),
+                                             budget: options.uuidIndexBudget)
             summary.duplicates += batch.count - keep.count
             if !restoringDeleted, !keep.isEmpty, let deletions = snapshot.types[type.identifier]?.deletions,
                let deleted = try deletionMemory.deleted(of: type.identifier, in: deletions) {
@@ -178,19 +173,6 @@ struct StoreWriter: Sendable {
     private static func range(of starts: Set<Int64>) -> ClosedRange<Int64> {
         guard let first = starts.min(), let last = starts.max() else { return Int64.max...Int64.max }
         return first...last
-    }
-
-    /// The UUIDs of the stored rows of `type` starting at one of `starts`, read from the chunks
-    /// and head batches whose starts reach the range of `starts` only.
-    ///
-    /// - Complexity: O(*n*) for the *n* rows of those portions.
-    static func uuids(of type: TypeSnapshot, startingAt starts: Set<Int64>, provenances: [Provenance]) throws -> Set<UUID> {
-        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
-        var uuids = Set<UUID>()
-        try StoredSample.forEachRow(of: type, details: true, startingIn: range(of: starts)) { columns, row in
-            if starts.contains(columns.start[row]) { uuids.insert(identity.uuid(of: columns, row: row, metadataDigests: nil)) }
-        }
-        return uuids
     }
 
     /// A tombstone for each row of `type` that `matches` selects, their deletions numbered on from

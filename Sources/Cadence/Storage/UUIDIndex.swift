@@ -78,73 +78,120 @@ struct UUIDIndex: Sendable {
     ///
     /// A batch of rows newer than everything stored, sorted and with derived UUIDs only (the
     /// common import and ingest case) can repeat only itself, and only among rows with equal
-    /// starts: those alone are hashed, and no index is built.
+    /// starts: those alone are hashed, and nothing stored is read.
     ///
-    /// When the caller gives `sameStart`, the UUIDs of every stored row starting where a row of
-    /// the batch starts (a series whose rows are replaced by their start), those alone are
-    /// checked, and no index is built.
+    /// Otherwise a derived UUID, which hashes its row's start, can only be stored at that start:
+    /// when the stored rows in the batch's span are few beside the batch (at most four times its
+    /// rows and half the index's rows in memory: a file in time order, backwards or imported
+    /// again), or the series is replaced by start, the UUIDs of the stored
+    /// rows at the batch's starts are read, and only rows with UUIDs of their own not found there
+    /// are looked up in the type's index. A batch whose span covers many more stored rows than
+    /// it has (a file in no order) is looked up in the index alone, rather than reading them all
+    /// for each batch.
     ///
     /// - Parameters:
     ///   - provenances: The batch's provenances, by the batch's provenance numbers.
-    ///   - sameStart: The UUIDs of the stored rows sharing a start with the batch's, when known.
+    ///   - replacesByStart: Whether a saved row replaces the stored rows with its start.
     ///   - budget: The memory the type's index may use, and where its temporary files go.
-    /// - Complexity: O(*n*) expected for the batch's *n* rows, plus O(*s*) once to build the
-    ///   type's index from its *s* stored samples when the batch may repeat them and `sameStart`
-    ///   is `nil` (see ``UUIDSet`` for the reads of its temporary files).
+    /// - Complexity: O(*n*) expected for the batch's *n* rows, plus the stored rows at its starts
+    ///   (O(*n*) for a batch in the chunks' order), plus O(*s*) once to build the type's index
+    ///   from its *s* stored samples when a lookup needs it (see ``UUIDSet`` for the reads of its
+    ///   temporary files).
     mutating func newRows(of batch: QuantitySampleBatch, stored typeSnapshot: TypeSnapshot?, provenances: [Provenance],
-                          storeProvenances: [Provenance], sameStart: Set<UUID>? = nil,
+                          storeProvenances: [Provenance], replacesByStart: Bool = false,
                           budget: SpillBudget = .standard) throws -> [Int] {
         let columns = batch.columns
         let identifier = batch.quantityType.identifier
         let identity = SampleIdentity(type: identifier, provenances: provenances)
         let metadataDigests = SampleIdentity.metadataDigests(of: columns)
-        if let sameStart, columns.explicitUUIDs.isEmpty {
-            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) {
-                sameStart.contains($0)
-            }
-        }
+        guard let first = columns.start.min(), let last = columns.start.max() else { return [] }
         let latestStored = typeSnapshot?.outlineSummaries.map(\.maximumStart).max() ?? .min
         // Rows with explicit UUIDs, or starting no later than stored data, may repeat stored samples.
-        let needsIndex = !columns.explicitUUIDs.isEmpty || (columns.start.min() ?? .max) <= latestStored
+        let mayRepeatStored = !columns.explicitUUIDs.isEmpty || first <= latestStored
         let isSorted = zip(columns.start, columns.start.dropFirst()).allSatisfy { $0 <= $1 }
-        if !needsIndex && isSorted && columns.explicitUUIDs.isEmpty {
-            var keep: [Int] = []
-            keep.reserveCapacity(columns.count)
-            var runUUIDs: Set<UUID> = []
-            for row in 0..<columns.count {
-                let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
-                let endsRun = row + 1 == columns.count || columns.start[row + 1] != columns.start[row]
-                if startsRun && endsRun {
-                    keep.append(row)
-                    continue
-                }
-                if startsRun { runUUIDs.removeAll(keepingCapacity: true) }
-                if runUUIDs.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)).inserted {
-                    keep.append(row)
-                }
-            }
-            return keep
+        if !mayRepeatStored && isSorted {
+            return Self.unrepeatedSortedRows(of: columns, identity: identity, metadataDigests: metadataDigests)
         }
-        guard needsIndex else {
-            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { _ in false }
+        guard mayRepeatStored else {
+            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { _, _ in false }
+        }
+        let span = first...last
+        if let typeSnapshot,
+           try replacesByStart || Self.storedRows(of: typeSnapshot, startingIn: span) <= 4 * columns.count + budget.tableKeys / 2 {
+            let atStarts = try Self.uuids(of: typeSnapshot, startingAt: Set(columns.start), in: span,
+                                          provenances: storeProvenances, keepingFiles: replacesByStart)
+            var index: UUIDSet?
+            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { uuid, row in
+                if atStarts.contains(uuid) { return true }
+                guard columns.explicitUUID(at: row) != nil else { return false }
+                if index == nil { index = try self.index(of: identifier, stored: typeSnapshot, provenances: storeProvenances,
+                                                         budget: budget) }
+                return try index?.contains(uuid) == true
+            }
         }
         let stored = try index(of: identifier, stored: typeSnapshot, provenances: storeProvenances, budget: budget)
-        return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) {
-            try stored.contains($0)
+        return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { uuid, _ in
+            try stored.contains(uuid)
         }
     }
 
-    /// The rows of `columns` whose UUID `isStored` does not hold and that no earlier row repeats.
+    /// The rows of sorted `columns` with derived UUIDs that no earlier row repeats: only rows
+    /// sharing a start with another are hashed.
+    private static func unrepeatedSortedRows(of columns: SampleColumns, identity: SampleIdentity,
+                                             metadataDigests: [UInt64]) -> [Int] {
+        var keep: [Int] = []
+        keep.reserveCapacity(columns.count)
+        var runUUIDs: Set<UUID> = []
+        for row in 0..<columns.count {
+            let startsRun = row == 0 || columns.start[row - 1] != columns.start[row]
+            let endsRun = row + 1 == columns.count || columns.start[row + 1] != columns.start[row]
+            if startsRun && endsRun {
+                keep.append(row)
+                continue
+            }
+            if startsRun { runUUIDs.removeAll(keepingCapacity: true) }
+            if runUUIDs.insert(identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)).inserted {
+                keep.append(row)
+            }
+        }
+        return keep
+    }
+
+    /// The rows of `columns` whose UUID `isStored` does not hold (given the UUID and its row) and
+    /// that no earlier row repeats.
     private static func unrepeatedRows(of columns: SampleColumns, identity: SampleIdentity, metadataDigests: [UInt64],
-                                       isStored: (UUID) throws -> Bool) rethrows -> [Int] {
+                                       isStored: (UUID, Int) throws -> Bool) rethrows -> [Int] {
         var keep: [Int] = []
         keep.reserveCapacity(columns.count)
         var seen = Set<UUID>(minimumCapacity: columns.count)
         for row in 0..<columns.count {
             let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
-            if try isStored(uuid) || !seen.insert(uuid).inserted { continue }
+            if try isStored(uuid, row) || !seen.insert(uuid).inserted { continue }
             keep.append(row)
         }
         return keep
+    }
+
+    /// How many stored rows the chunks and unflushed batches whose starts reach `span` hold.
+    private static func storedRows(of type: TypeSnapshot, startingIn span: ClosedRange<Int64>) throws -> Int {
+        let summaries = try type.flushed.chunks().map(\.summary) + type.head.map(\.summary)
+        return summaries.reduce(0) { total, summary in
+            summary.count > 0 && summary.minimumStart <= span.upperBound && summary.maximumStart >= span.lowerBound
+                ? total + summary.count : total
+        }
+    }
+
+    /// The UUIDs of the stored rows of `type` starting at one of `starts` (which lie in `span`),
+    /// read from the chunks and head batches whose starts reach `span` only.
+    ///
+    /// - Complexity: O(*n*) for the *n* rows of those portions.
+    private static func uuids(of type: TypeSnapshot, startingAt starts: Set<Int64>, in span: ClosedRange<Int64>,
+                              provenances: [Provenance], keepingFiles: Bool) throws -> Set<UUID> {
+        let identity = SampleIdentity(type: type.type.identifier, provenances: provenances)
+        var uuids = Set<UUID>()
+        try StoredSample.forEachRow(of: type, details: true, startingIn: span, keepingFiles: keepingFiles) { columns, row in
+            if starts.contains(columns.start[row]) { uuids.insert(identity.uuid(of: columns, row: row, metadataDigests: nil)) }
+        }
+        return uuids
     }
 }
