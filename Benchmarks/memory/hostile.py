@@ -8,6 +8,7 @@ Every file is well formed; what makes it hostile is a count or a length that rea
 reach. The kinds and their default counts are listed in KINDS.
 """
 import argparse
+import datetime
 import zipfile
 
 HEADER = "type,sourceName,unit,startDate,endDate,value"
@@ -64,6 +65,15 @@ def keys(out, count):
 
 
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n'
+
+
+def reversed_rows(out, count):
+    """Heart-rate rows one second apart, newest first: every save starts before what is stored."""
+    start = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    out.write(HEADER + "\n")
+    for index in reversed(range(count)):
+        stamp = (start + datetime.timedelta(seconds=index)).strftime("%Y-%m-%d %H:%M:%S +0000")
+        out.write("HKQuantityTypeIdentifierHeartRate,Watch,count/min,%s,%s,%d\n" % (stamp, stamp, 60 + index % 60))
 
 
 def record(type_, index, extra="", children=""):
@@ -160,6 +170,7 @@ KINDS = {
     "devices": (devices, "csv", 500_000),
     "values": (values, "csv", 2_000),
     "keys": (keys, "csv", 300_000),
+    "reversed": (reversed_rows, "csv", 4_000_000),
     "xml-types": (xml_types, "xml", 200_000),
     "xml-metadata": (xml_metadata, "xml", 1_024),
     "correlations": (correlations, "xml", 300_000),

@@ -25,6 +25,8 @@ budget=${2:-512}
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 work=${MEMORY_WORK:-$(mktemp -d)}
 [ -n "${MEMORY_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+# A MEMORY_WORK kept from an earlier run must not mix its peaks into this one's checks.
+rm -f "$work/peaks" "$work/over" "$work/growing"
 
 # kind file count: what each input holds (hostile.py says more). A kind listed at two counts must
 # peak flat: the larger at most 1.25 times the smaller.
@@ -35,9 +37,11 @@ xml-types types.xml 100000
 devices devices.csv 300000
 values values.csv 1500
 keys keys.csv 200000
+reversed reversed.csv 1000000
+reversed reversed.csv 4000000
 xml-metadata metadata.xml 128
-correlations correlations.xml 100000
-correlations correlations.xml 400000
+correlations correlations.xml 200000
+correlations correlations.xml 800000
 summaries summaries.xml 100000
 summaries summaries.xml 400000
 clinical clinical.zip 5000"
