@@ -159,8 +159,15 @@ struct StatisticsBuilder {
 
     /// The merged values of the `index`th computed interval.
     func values(at index: Int) -> StatisticsValues {
-        StatisticsValues(output.merged[index], mergedSum: output.mergedSum?[index], coveredSeconds: output.duration?[index],
-                         startCount: output.startCount?[index], style: type.aggregationStyle, options: options)
+        switch output.kind {
+        case .quantity(let quantity):
+            StatisticsValues(output.merged[index], mergedSum: quantity.mergedSum?[index],
+                             coveredSeconds: quantity.duration?.merged[index], startCount: nil,
+                             style: type.aggregationStyle, options: options)
+        case .category(let category):
+            StatisticsValues(output.merged[index], mergedSum: nil, coveredSeconds: category.duration.merged[index],
+                             startCount: category.startCounts.merged[index], style: type.aggregationStyle, options: options)
+        }
     }
 
     /// The `index`th computed interval.
@@ -187,8 +194,16 @@ struct StatisticsBuilder {
         var bySource: [Source: StatisticsValues] = [:]
         if let index = interval.index {
             for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
-                let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
-                let count = output.perSourceStartCount.isEmpty ? nil : output.perSourceStartCount[source][index]
+                let duration: Double?
+                let count: Int?
+                switch output.kind {
+                case .quantity(let quantity):
+                    duration = quantity.duration?.perSource[source][index]
+                    count = nil
+                case .category(let category):
+                    duration = category.duration.perSource[source][index]
+                    count = category.startCounts.perSource[source][index]
+                }
                 bySource[output.sources[source]] = StatisticsValues(
                     accumulators[index], mergedSum: nil, coveredSeconds: duration, startCount: count,
                     style: type.aggregationStyle, options: options)
