@@ -132,10 +132,10 @@ package struct CategoryDurationSweep {
             for interval in max(first, 0)...min(last, lookup.count - 1) {
                 let overlap = min(row.end, edges[interval + 1]) - max(row.start, edges[interval])
                 tally.merged[interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
-                                            overlap: max(overlap, 0))
+                                           overlap: max(overlap, 0))
                 if separate {
                     tally.perSource[source][interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
-                                                           overlap: max(overlap, 0))
+                                                          overlap: max(overlap, 0))
                 }
             }
         }
