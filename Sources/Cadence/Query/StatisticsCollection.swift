@@ -159,15 +159,21 @@ struct StatisticsBuilder {
 
     /// The merged values of the `index`th computed interval.
     func values(at index: Int) -> StatisticsValues {
+        let mergedSum: Double?
+        let duration: Double?
+        let count: Int?
         switch output.kind {
         case .quantity(let quantity):
-            StatisticsValues(output.merged[index], mergedSum: quantity.mergedSum?[index],
-                             coveredSeconds: quantity.duration?.merged[index], startCount: nil,
-                             style: type.aggregationStyle, options: options)
+            mergedSum = quantity.mergedSum?[index]
+            duration = quantity.duration?.merged[index]
+            count = nil
         case .category(let category):
-            StatisticsValues(output.merged[index], mergedSum: nil, coveredSeconds: category.duration.merged[index],
-                             startCount: category.startCounts.merged[index], style: type.aggregationStyle, options: options)
+            mergedSum = nil
+            duration = category.duration.merged[index]
+            count = category.startCounts.merged[index]
         }
+        return StatisticsValues(output.merged[index], mergedSum: mergedSum, coveredSeconds: duration, startCount: count,
+                                style: type.aggregationStyle, options: options)
     }
 
     /// The `index`th computed interval.
