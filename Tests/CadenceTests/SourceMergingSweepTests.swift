@@ -44,11 +44,12 @@ struct SourceMergingSweepTests {
                 aggregator.minimumPartRows = 50
                 aggregator.sweepPartitionCount = partitions
                 let output = try aggregator.run()
-                if let serial {
-                    #expect(output.mergedSum == serial.mergedSum, "seed \(seed) \(components) partitions \(String(describing: partitions))")
-                    #expect(output.duration == serial.duration, "seed \(seed) \(components) partitions \(String(describing: partitions))")
+                let measures = try #require(output.quantity)
+                if let serial = serial?.quantity {
+                    #expect(measures.mergedSum == serial.mergedSum, "seed \(seed) \(components) partitions \(String(describing: partitions))")
+                    #expect(measures.duration == serial.duration, "seed \(seed) \(components) partitions \(String(describing: partitions))")
                 } else {
-                    #expect(output.mergedSum != nil)
+                    #expect(measures.mergedSum != nil)
                     serial = output
                 }
                 for interval in 0..<edges.count - 1 {
@@ -57,8 +58,8 @@ struct SourceMergingSweepTests {
                     let context = Comment(rawValue: "seed \(seed) \(components) parallelism \(parallelism) interval \(interval)")
                     #expect(output.merged[interval].count == expected.count, context)
                     guard expected.count > 0 else { continue }
-                    #expect(nearlyEqual(output.mergedSum?[interval] ?? output.merged[interval].sum, expected.mergedSum), context)
-                    #expect(nearlyEqual(output.duration?[interval], expected.duration), context)
+                    #expect(nearlyEqual(measures.mergedSum?[interval] ?? output.merged[interval].sum, expected.mergedSum), context)
+                    #expect(nearlyEqual(measures.duration?.merged[interval], expected.duration), context)
                 }
             }
         }
@@ -110,24 +111,25 @@ struct SourceMergingSweepTests {
             aggregator.minimumPartRows = 1
             aggregator.sweepPartitionCount = partitions
             let output = try aggregator.run()
+            let measures = try #require(output.quantity)
+            let duration = try #require(measures.duration)
             let context = Comment(rawValue: "separate \(separate) parallelism \(parallelism) partitions \(String(describing: partitions))")
-            if let serial {
-                #expect(output.mergedSum == serial.mergedSum, context)
-                #expect(output.duration == serial.duration, context)
-                #expect(output.perSourceDuration == serial.perSourceDuration, context)
+            if let serial = serial?.quantity {
+                #expect(measures.mergedSum == serial.mergedSum, context)
+                #expect(measures.duration == serial.duration, context)
             } else {
                 serial = output
             }
             for interval in 0..<edges.count - 1 {
                 let expected = ReferenceInterval(samples: samples, start: edges[interval], end: edges[interval + 1], style: .cumulative)
-                #expect(nearlyEqual(output.mergedSum?[interval], expected.mergedSum), "\(context) interval \(interval)")
-                #expect(nearlyEqual(output.duration?[interval], expected.duration), "\(context) interval \(interval)")
+                #expect(nearlyEqual(measures.mergedSum?[interval], expected.mergedSum), "\(context) interval \(interval)")
+                #expect(nearlyEqual(duration.merged[interval], expected.duration), "\(context) interval \(interval)")
                 guard separate else { continue }
                 for (source, provenance) in provenances.enumerated() {
                     let own = ReferenceInterval(samples: samples.filter { $0.source == provenance.source.name },
                                                 start: edges[interval], end: edges[interval + 1], style: .cumulative)
                     let index = output.sources.firstIndex(of: provenance.source)
-                    #expect(nearlyEqual(index.map { output.perSourceDuration[$0][interval] }, own.duration),
+                    #expect(nearlyEqual(index.map { duration.perSource[$0][interval] }, own.duration),
                             "\(context) interval \(interval) source \(source)")
                     #expect(index.map { output.perSource[$0][interval].count } == own.count,
                             "\(context) interval \(interval) source \(source)")

@@ -159,8 +159,21 @@ struct StatisticsBuilder {
 
     /// The merged values of the `index`th computed interval.
     func values(at index: Int) -> StatisticsValues {
-        StatisticsValues(output.merged[index], mergedSum: output.mergedSum?[index], coveredSeconds: output.duration?[index],
-                         startCount: output.startCount?[index], style: type.aggregationStyle, options: options)
+        let mergedSum: Double?
+        let duration: Double?
+        let count: Int?
+        switch output.kind {
+        case .quantity(let quantity):
+            mergedSum = quantity.mergedSum?[index]
+            duration = quantity.duration?.merged[index]
+            count = nil
+        case .category(let category):
+            mergedSum = nil
+            duration = category.duration.merged[index]
+            count = category.startCounts.merged[index]
+        }
+        return StatisticsValues(output.merged[index], mergedSum: mergedSum, coveredSeconds: duration, startCount: count,
+                                style: type.aggregationStyle, options: options)
     }
 
     /// The `index`th computed interval.
@@ -187,8 +200,16 @@ struct StatisticsBuilder {
         var bySource: [Source: StatisticsValues] = [:]
         if let index = interval.index {
             for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
-                let duration = output.perSourceDuration.isEmpty ? nil : output.perSourceDuration[source][index]
-                let count = output.perSourceStartCount.isEmpty ? nil : output.perSourceStartCount[source][index]
+                let duration: Double?
+                let count: Int?
+                switch output.kind {
+                case .quantity(let quantity):
+                    duration = quantity.duration?.perSource[source][index]
+                    count = nil
+                case .category(let category):
+                    duration = category.duration.perSource[source][index]
+                    count = category.startCounts.perSource[source][index]
+                }
                 bySource[output.sources[source]] = StatisticsValues(
                     accumulators[index], mergedSum: nil, coveredSeconds: duration, startCount: count,
                     style: type.aggregationStyle, options: options)

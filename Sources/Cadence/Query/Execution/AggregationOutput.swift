@@ -7,26 +7,20 @@
 
 import Foundation
 
-/// The result of aggregating one type over a list of intervals.
+/// The result of aggregating one type over a list of intervals: the accumulators every collection
+/// has, and the measures of its ``Kind`` (a quantity or a category collection), so a reader
+/// switches on the kind instead of testing which optional arrays are present.
 package struct AggregationOutput: Sendable {
     /// The intervals' edges: interval `j` is `[edges[j], edges[j + 1])`.
     package var edges: [Int64]
     /// The snapshot's sources, densely numbered.
     package var sources: [Source]
+    /// Which of ``sources`` contributed to any interval (empty when nothing was scanned).
+    package var sourcesSeen: [Bool]
     /// Every source's samples together, per interval.
     package var merged: [StatisticsAccumulator]
-    /// The source-merged prorated sum per interval, when it differs from `merged[j].sum`.
-    package var mergedSum: [Double]?
-    /// Seconds covered by the union of contributing samples per interval, when requested.
-    package var duration: [Double]?
     /// Per source, per interval (only with `separateBySource`).
     package var perSource: [[StatisticsAccumulator]]
-    /// Per source, the union's seconds per interval (with `separateBySource` and `duration`).
-    package var perSourceDuration: [[Double]]
-    /// Category collections: the samples with a value in the set that start in each interval (<doc:HowCadenceComputes#Category-durations>).
-    package var startCount: [Int]?
-    /// Per source, the same (with `separateBySource`).
-    package var perSourceStartCount: [[Int]] = []
-    /// Which of ``sources`` contributed to any interval.
-    package var sourcesSeen: [Bool] = []
+    /// Which kind of collection this is, with the measures that kind has.
+    package var kind: Kind
 }

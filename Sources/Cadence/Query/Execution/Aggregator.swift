@@ -84,10 +84,9 @@ package struct Aggregator {
         let intervalCount = max(edges.count - 1, 0)
         let separate = options.contains(.separateBySource)
         var output = AggregationOutput(
-            edges: edges, sources: ranking.sources,
-            merged: [], mergedSum: nil, duration: nil,
+            edges: edges, sources: ranking.sources, sourcesSeen: [], merged: [],
             perSource: separate ? [[StatisticsAccumulator]](repeating: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount), count: ranking.sources.count) : [],
-            perSourceDuration: [])
+            kind: .quantity(AggregationOutput.QuantityMeasures(mergedSum: nil, duration: nil)))
         guard intervalCount > 0, let typeSnapshot = snapshot.types[type.identifier] else {
             output.merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount)
             return output
@@ -122,11 +121,9 @@ package struct Aggregator {
             && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
             let sweep = sweepAll(SweepRows(partials.map(\.sweepColumns)), separate: separate)
-            if needsMerge { output.mergedSum = sweep.sum }
-            if options.contains(.duration) {
-                output.duration = sweep.duration
-                output.perSourceDuration = sweep.perSourceDuration
-            }
+            output.kind = .quantity(AggregationOutput.QuantityMeasures(
+                mergedSum: needsMerge ? sweep.sum : nil,
+                duration: options.contains(.duration) ? PerInterval(merged: sweep.duration, perSource: sweep.perSourceDuration) : nil))
         }
         return output
     }

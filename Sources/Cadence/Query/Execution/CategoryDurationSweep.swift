@@ -54,24 +54,37 @@ package struct CategoryDurationSweep {
         self.parallelism = parallelism
     }
 
+    /// What ``note(_:into:)`` counts per interval: the accumulators, the sources seen and the
+    /// start counts.
+    private struct Tally {
+        var merged: [StatisticsAccumulator]
+        var perSource: [[StatisticsAccumulator]]
+        var sourcesSeen: [Bool]
+        var startCounts: PerInterval<Int>
+    }
+
     /// Measures every interval.
     package func run() throws -> AggregationOutput {
         let intervalCount = max(edges.count - 1, 0)
         let sourceCount = ranking.sources.count
-        var output = AggregationOutput(
-            edges: edges, sources: ranking.sources,
+        let separateCount = separate ? sourceCount : 0
+        var tally = Tally(
             merged: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount),
-            mergedSum: nil, duration: [Double](repeating: 0, count: intervalCount),
-            perSource: separate ? [[StatisticsAccumulator]](repeating: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount), count: sourceCount) : [],
-            perSourceDuration: separate ? [[Double]](repeating: [Double](repeating: 0, count: intervalCount), count: sourceCount) : [])
-        output.sourcesSeen = [Bool](repeating: false, count: sourceCount)
-        output.startCount = [Int](repeating: 0, count: intervalCount)
-        output.perSourceStartCount = separate ? [[Int]](repeating: [Int](repeating: 0, count: intervalCount), count: sourceCount) : []
-        guard intervalCount > 0, let stored = snapshot.types[series.identifier] else { return output }
-        let rows = try gather(stored)
-        note(rows, into: &output)
-        sweep(rows, into: &output)
-        return output
+            perSource: [[StatisticsAccumulator]](repeating: [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: intervalCount), count: separateCount),
+            sourcesSeen: [Bool](repeating: false, count: sourceCount),
+            startCounts: PerInterval(repeating: 0, intervals: intervalCount, sources: separateCount))
+        let duration: PerInterval<Double>
+        if intervalCount > 0, let stored = snapshot.types[series.identifier] {
+            let rows = try gather(stored)
+            note(rows, into: &tally)
+            duration = sweep(rows)
+        } else {
+            duration = PerInterval(repeating: 0, intervals: intervalCount, sources: separateCount)
+        }
+        return AggregationOutput(
+            edges: edges, sources: ranking.sources, sourcesSeen: tally.sourcesSeen, merged: tally.merged,
+            perSource: tally.perSource,
+            kind: .category(AggregationOutput.CategoryMeasures(duration: duration, startCounts: tally.startCounts)))
     }
 
     /// The selected samples of the track, through the scan.
@@ -104,33 +117,34 @@ package struct CategoryDurationSweep {
 
     /// Counts the samples in the set that start in each interval, and marks the intervals they
     /// overlap as having data (an instant sample: the interval holding it).
-    private func note(_ rows: [Row], into output: inout AggregationOutput) {
+    private func note(_ rows: [Row], into tally: inout Tally) {
         let lookup = IntervalLookup(edges: edges)
         for row in rows where row.isInSet {
             let source = Int(row.source)
             let first = lookup.upperBound(row.start) - 1
             if first >= 0 && first < lookup.count {
-                output.startCount?[first] += 1
-                if separate { output.perSourceStartCount[source][first] += 1 }
+                tally.startCounts.merged[first] += 1
+                if separate { tally.startCounts.perSource[source][first] += 1 }
             }
             let last = row.end == row.start ? first : lookup.upperBound(row.end - 1) - 1
             guard last >= 0, first < lookup.count else { continue }
-            output.sourcesSeen[source] = true
+            tally.sourcesSeen[source] = true
             for interval in max(first, 0)...min(last, lookup.count - 1) {
                 let overlap = min(row.end, edges[interval + 1]) - max(row.start, edges[interval])
-                output.merged[interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
-                                            overlap: max(overlap, 0))
+                tally.merged[interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
+                                           overlap: max(overlap, 0))
                 if separate {
-                    output.perSource[source][interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
-                                                           overlap: max(overlap, 0))
+                    tally.perSource[source][interval].add(start: row.start, end: row.end, value: 0, energy: 0, sequence: 0,
+                                                          overlap: max(overlap, 0))
                 }
             }
         }
     }
 
     /// Sweeps the samples' edges in time order: between two edges, the covering samples are
-    /// fixed, so the slice's winner and each source's coverage are decided once.
-    private func sweep(_ rows: [Row], into output: inout AggregationOutput) {
+    /// fixed, so the slice's winner and each source's coverage are decided once. Returns the
+    /// seconds counted per interval, merged and per source.
+    private func sweep(_ rows: [Row]) -> PerInterval<Double> {
         // Events: +1 at a start, −1 at an end (zero-length samples never cover time).
         var events: [(time: Int64, row: Int32, delta: Int32)] = []
         events.reserveCapacity(rows.count * 2)
@@ -171,8 +185,8 @@ package struct CategoryDurationSweep {
                 }
             }
         }
-        output.duration = merged.map { Double($0) / 1_000_000 }
-        output.perSourceDuration = perSource.map { $0.map { Double($0) / 1_000_000 } }
+        return PerInterval(merged: merged.map { Double($0) / 1_000_000 },
+                           perSource: perSource.map { $0.map { Double($0) / 1_000_000 } })
     }
 
     /// Calls `body` with each interval a time range overlaps and the microseconds of the overlap.
