@@ -8,9 +8,10 @@
 import Foundation
 
 /// The UUIDs of the samples a store holds, per type, for refusing a second copy of a sample
-/// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type may repeat stored samples,
-/// then kept up to date with every save and delete. A save that replaces by start (activity
-/// summaries) builds none: it reads the stored rows at its own starts instead. Owned by the writer.
+/// (<doc:HowCadenceComputes#Identity>): built from storage the first time a save of that type
+/// needs a lookup the stored rows at its own starts cannot answer (see
+/// ``newRows(of:stored:provenances:storeProvenances:replacesByStart:budget:)``), then kept up to
+/// date with every save and delete. Owned by the writer.
 ///
 /// Its memory is bounded whatever the store holds: each type's UUIDs are a ``UUIDSet`` (at most
 /// 131,072 UUIDs and an 8 MiB filter in memory with the standard budget, the rest in temporary
