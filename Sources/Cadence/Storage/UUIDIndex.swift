@@ -113,27 +113,25 @@ struct UUIDIndex: Sendable {
         if !mayRepeatStored && isSorted {
             return Self.unrepeatedSortedRows(of: columns, identity: identity, metadataDigests: metadataDigests)
         }
-        guard mayRepeatStored else {
-            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { _, _ in false }
-        }
+        let uuids = (0..<columns.count).map { identity.uuid(of: columns, row: $0, metadataDigests: metadataDigests) }
+        guard mayRepeatStored else { return Self.unrepeatedRows(uuids, stored: nil) }
         let span = first...last
         if let typeSnapshot,
            try replacesByStart || Self.storedRows(of: typeSnapshot, startingIn: span) <= 4 * columns.count + budget.tableKeys / 2 {
             let atStarts = try Self.uuids(of: typeSnapshot, startingAt: Set(columns.start), in: span,
                                           provenances: storeProvenances, keepingFiles: replacesByStart)
-            var index: UUIDSet?
-            return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { uuid, row in
-                if atStarts.contains(uuid) { return true }
-                guard columns.explicitUUID(at: row) != nil else { return false }
-                if index == nil { index = try self.index(of: identifier, stored: typeSnapshot, provenances: storeProvenances,
-                                                         budget: budget) }
-                return try index?.contains(uuid) == true
+            var stored = uuids.map(atStarts.contains)
+            // A UUID of its own not found at its row's start may be stored at another.
+            let elsewhere = uuids.indices.filter { !stored[$0] && columns.explicitUUID(at: $0) != nil }
+            if !elsewhere.isEmpty {
+                let held = try index(of: identifier, stored: typeSnapshot, provenances: storeProvenances, budget: budget)
+                    .contains(each: elsewhere.map { uuids[$0] })
+                for (position, row) in elsewhere.enumerated() where held[position] { stored[row] = true }
             }
+            return Self.unrepeatedRows(uuids, stored: stored)
         }
         let stored = try index(of: identifier, stored: typeSnapshot, provenances: storeProvenances, budget: budget)
-        return try Self.unrepeatedRows(of: columns, identity: identity, metadataDigests: metadataDigests) { uuid, _ in
-            try stored.contains(uuid)
-        }
+        return Self.unrepeatedRows(uuids, stored: try stored.contains(each: uuids))
     }
 
     /// The rows of sorted `columns` with derived UUIDs that no earlier row repeats: only rows
@@ -158,18 +156,13 @@ struct UUIDIndex: Sendable {
         return keep
     }
 
-    /// The rows of `columns` whose UUID `isStored` does not hold (given the UUID and its row) and
-    /// that no earlier row repeats.
-    private static func unrepeatedRows(of columns: SampleColumns, identity: SampleIdentity, metadataDigests: [UInt64],
-                                       isStored: (UUID, Int) throws -> Bool) rethrows -> [Int] {
+    /// The rows whose UUID (`uuids`, by row) is not stored (`stored`, by row; nothing when `nil`)
+    /// and that no earlier row repeats.
+    private static func unrepeatedRows(_ uuids: [UUID], stored: [Bool]?) -> [Int] {
         var keep: [Int] = []
-        keep.reserveCapacity(columns.count)
-        var seen = Set<UUID>(minimumCapacity: columns.count)
-        for row in 0..<columns.count {
-            let uuid = identity.uuid(of: columns, row: row, metadataDigests: metadataDigests)
-            if try isStored(uuid, row) || !seen.insert(uuid).inserted { continue }
-            keep.append(row)
-        }
+        keep.reserveCapacity(uuids.count)
+        var seen = Set<UUID>(minimumCapacity: uuids.count)
+        for row in uuids.indices where stored?[row] != true && seen.insert(uuids[row]).inserted { keep.append(row) }
         return keep
     }
 

@@ -14,13 +14,13 @@ import Foundation
 /// to disk, sorted, as a ``SortedRun`` (a temporary file with no name, 16 bytes a UUID), and from
 /// then on a Bloom filter of ``SpillBudget/filterBits`` bits (a ``KeyFilter``) remembers every
 /// UUID added. A UUID that is not in memory is looked for on disk only when the filter says it may
-/// be there: a new sample costs no read but for the filter's rare false positives, a repeat one
-/// read of a block per run. Membership is exact, whatever the budget.
+/// be there: a new sample costs no read but for the filter's rare false positives, and a batch of
+/// repeats one read of each block of a run they fall in. Membership is exact, whatever the budget.
 ///
 /// Copies share the runs on disk, which never change once written.
 ///
-/// - Complexity: O(1) expected per UUID, plus a read of one block per run for a UUID the filter
-///   cannot rule out. Memory: at most about 32 bytes a UUID held in memory (4 MiB with the
+/// - Complexity: O(1) expected per UUID, plus O(*k* log *k*) for the *k* UUIDs of a look-up the
+///   filter cannot rule out and a read of each block of a run they fall in. Memory: at most about 32 bytes a UUID held in memory (4 MiB with the
 ///   standard budget), the filter (8 MiB) once the first UUIDs go to disk, and one key a block of
 ///   each run.
 struct UUIDSet: Sendable {
@@ -66,14 +66,18 @@ struct UUIDSet: Sendable {
     /// The runs on disk (for tests).
     var spilledRuns: Int { runs.count }
 
-    /// Whether the set holds `uuid`.
+    /// Whether the set holds each of `uuids`. Those neither in memory nor ruled out by the filter
+    /// are looked for on disk together, in key order, each block of a run read once.
     ///
     /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read.
-    func contains(_ uuid: UUID) throws(CadenceError) -> Bool {
-        let key = Key(uuid)
-        if table.contains(key) { return true }
-        guard filter?.mayContain(key.filterKey) == true else { return false }
-        return try runs.newest(for: key) != nil
+    func contains(each uuids: [UUID]) throws(CadenceError) -> [Bool] {
+        let keys = uuids.map(Key.init)
+        var held = keys.map { table.contains($0) }
+        guard let filter else { return held }
+        let onDisk = keys.indices.filter { !held[$0] && filter.mayContain(keys[$0].filterKey) }.sorted { keys[$0] < keys[$1] }
+        let found = try runs.holdAny(sorted: onDisk.map { keys[$0] })
+        for (position, index) in onDisk.enumerated() where found[position] { held[index] = true }
+        return held
     }
 
     /// Adds `uuid` (adding one already held changes nothing).

@@ -73,6 +73,37 @@ final class SortedRun<Entry: SortedRunEntry>: Sendable {
         }
     }
 
+    /// Whether the run holds each of `keys` (sorted ascending), reading each block that one of
+    /// them falls in once rather than once a key.
+    ///
+    /// - Throws: ``CadenceError`` (`io`) naming the file, when it cannot be read.
+    /// - Complexity: One read of each block the keys fall in, and a binary search a key.
+    func holds(sorted keys: [Entry.Key]) throws(CadenceError) -> [Bool] {
+        var held = [Bool](repeating: false, count: keys.count)
+        var first = 0
+        while first < keys.count {
+            let block = firstKeys.partitionPoint { $0 > keys[first] } - 1
+            // The keys falling in this block: up to the next block's first key.
+            let end = block + 1 < firstKeys.count ? keys.partitionPoint(in: first..<keys.count) { $0 >= firstKeys[block + 1] }
+                : keys.count
+            guard block >= 0 else {
+                first = end
+                continue
+            }
+            let entries = min(blockEntries, count - block * blockEntries)
+            try withUnsafeTemporaryAllocation(byteCount: entries * Entry.byteCount, alignment: 8) { (buffer) throws(CadenceError) in
+                try file.read(into: buffer, at: block * blockEntries * Entry.byteCount)
+                let bytes = UnsafeRawBufferPointer(buffer)
+                for index in first..<end {
+                    let place = (0..<entries).partitionPoint { Entry(loadingFrom: bytes, at: $0 * Entry.byteCount).key >= keys[index] }
+                    held[index] = place < entries && Entry(loadingFrom: bytes, at: place * Entry.byteCount).key == keys[index]
+                }
+            }
+            first = end
+        }
+        return held
+    }
+
     /// Writes `entries` (sorted by key, each key once) to a new run in `directory`.
     ///
     /// - Throws: ``CadenceError`` (`io`) naming the file, when it cannot be written.

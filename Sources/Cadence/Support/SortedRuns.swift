@@ -31,6 +31,21 @@ struct SortedRuns<Entry: SortedRunEntry>: Sendable {
         return nil
     }
 
+    /// Whether some run holds each of `keys` (sorted ascending): each run, newest first, is asked
+    /// only for the keys no newer run holds, a block at a time (``SortedRun/holds(sorted:)``).
+    ///
+    /// - Throws: ``CadenceError`` (`io`) naming a temporary file that cannot be read.
+    func holdAny(sorted keys: [Entry.Key]) throws(CadenceError) -> [Bool] {
+        var held = [Bool](repeating: false, count: keys.count)
+        var pending = Array(keys.indices)
+        for run in runs.reversed() where !pending.isEmpty {
+            let found = try run.holds(sorted: pending.map { keys[$0] })
+            for (position, index) in pending.enumerated() where found[position] { held[index] = true }
+            pending = pending.indices.filter { !found[$0] }.map { pending[$0] }
+        }
+        return held
+    }
+
     /// Writes `entries` (sorted by key, each key once) to a new run in `directory`, newer than
     /// every run before, then merges runs as the type describes.
     ///
