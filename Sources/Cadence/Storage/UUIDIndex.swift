@@ -84,11 +84,10 @@ struct UUIDIndex: Sendable {
     /// Otherwise a derived UUID, which hashes its row's start, can only be stored at that start:
     /// when the stored rows in the batch's span are few beside the batch (at most four times its
     /// rows and half the index's rows in memory: a file in time order, backwards or imported
-    /// again), or the series is replaced by start, the UUIDs of the stored
-    /// rows at the batch's starts are read, and only rows with UUIDs of their own not found there
-    /// are looked up in the type's index. A batch whose span covers many more stored rows than
-    /// it has (a file in no order) is looked up in the index alone, rather than reading them all
-    /// for each batch.
+    /// again), or the series is replaced by start, the UUIDs of the stored rows at the batch's
+    /// starts are read, and only rows with UUIDs of their own not found there are looked up in
+    /// the type's index. A batch whose span covers many more stored rows than it has (a file in
+    /// no order) is looked up in the index alone, rather than reading them all for each batch.
     ///
     /// - Parameters:
     ///   - provenances: The batch's provenances, by the batch's provenance numbers.
