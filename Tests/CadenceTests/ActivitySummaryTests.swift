@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import Synchronization
 import Testing
 @testable import Cadence
 
@@ -148,7 +147,6 @@ struct ActivitySummaryTests {
 
     @Test("A save reads only the chunks holding its days: none for days before every stored one, one for a day inside a chunk")
     func saveReadsOnlyItsDays() throws {
-        let memory = MemoryFileSystem()
         var options = HealthStore.Options()
         options.chunkCapacity = 16
         let first = try ActivityDay("2024-01-01")
@@ -156,26 +154,17 @@ struct ActivitySummaryTests {
             ActivitySummary(day: ActivityDay(dayNumber: first.dayNumber + offset)!, activeEnergyBurned: energy)
         }
         let stored = (0..<160).map { summary(100 + $0, energy: 300) }
-        do {
-            let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
-            try store.save(stored)
-            try store.flush()
-            try store.close()
-        }
-        let chunkReads = Mutex(0)
-        let counted = HookedFileSystem(wrapping: memory) { operation, path in
-            let name = String(path.split(separator: "/").last ?? "")
-            if operation == .readFile, Manifest.chunkNumber(name) != nil { chunkReads.withLock { $0 += 1 } }
-        }
-        let store = try HealthStore.open(at: "/s", options: options, fileSystem: counted)
+        let memory = try MemoryFileSystem.flushedStore(options: options) { try $0.save(stored) }
+        let chunkReads = ChunkReadCounter()
+        let store = try HealthStore.open(at: "/s", options: options, fileSystem: chunkReads.counting(memory))
         // Earlier days than every stored one: no stored summary can be repeated or replaced.
         let earlier = (0..<20).map { summary($0, energy: 200) }
         #expect(try store.save(earlier) == SaveSummary(saved: 20))
-        #expect(chunkReads.withLock { $0 } == 0)
+        #expect(chunkReads.count == 0)
         // A day in the middle of the second chunk, repeated and then replaced.
         #expect(try store.save([stored[24]]) == SaveSummary(duplicates: 1))
         #expect(try store.save([summary(124, energy: 410)]) == SaveSummary(saved: 1, replaced: 1))
-        #expect(chunkReads.withLock { $0 } == 1)
+        #expect(chunkReads.count == 1)
         var expected = earlier + stored
         expected[20 + 24] = summary(124, energy: 410)
         #expect(try store.execute(ActivitySummaryQuery()) == expected)

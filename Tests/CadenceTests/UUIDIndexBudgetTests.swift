@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Cadence
@@ -123,7 +122,6 @@ struct UUIDIndexBudgetTests {
 
     @Test("Building the index reads every chunk once and keeps none loaded")
     func indexBuildKeepsNoChunk() throws {
-        let memory = MemoryFileSystem()
         var options = HealthStore.Options()
         options.chunkCapacity = 16
         let source = Source(name: "Watch")
@@ -134,26 +132,17 @@ struct UUIDIndexBudgetTests {
             }
         }
         let stored = try samples(1_000..<1_160)
-        do {
-            let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
-            try store.save(stored)
-            try store.flush()
-            try store.close()
-        }
-        let chunkReads = Mutex(0)
-        let counted = HookedFileSystem(wrapping: memory) { operation, path in
-            let name = String(path.split(separator: "/").last ?? "")
-            if operation == .readFile, Manifest.chunkNumber(name) != nil { chunkReads.withLock { $0 += 1 } }
-        }
-        let store = try HealthStore.open(at: "/s", options: options, fileSystem: counted)
+        let memory = try MemoryFileSystem.flushedStore(options: options) { try $0.save(stored) }
+        let chunkReads = ChunkReadCounter()
+        let store = try HealthStore.open(at: "/s", options: options, fileSystem: chunkReads.counting(memory))
         // Earlier samples with UUIDs of their own: none stored at their starts, so they are looked
         // up in the index of the stored UUIDs, which is built.
         #expect(try store.save(try samples(0..<20)) == SaveSummary(saved: 20))
-        let chunks = chunkReads.withLock { $0 }
+        let chunks = chunkReads.count
         #expect(chunks >= 10)
         // Nothing was kept: listing the samples reads every chunk file again.
         #expect(try store.execute(SampleQuery(quantityType: .heartRate)).count == 180)
-        #expect(chunkReads.withLock { $0 } == 2 * chunks)
+        #expect(chunkReads.count == 2 * chunks)
         // Every stored sample again: found at its start.
         #expect(try store.save(stored) == SaveSummary(duplicates: 160))
         try store.close()

@@ -104,3 +104,34 @@ private final class HookedAppendableFile: AppendableFile, @unchecked Sendable {
     }
     func close() { base.close() }
 }
+
+/// Counts the chunk files read through the file systems it wraps: how many a save or a query had
+/// to read.
+final class ChunkReadCounter: Sendable {
+    private let reads = Mutex(0)
+
+    /// Chunk files read so far.
+    var count: Int { reads.withLock { $0 } }
+
+    /// `base`, with every chunk file read through it counted here.
+    func counting(_ base: any FileSystem) -> HookedFileSystem {
+        HookedFileSystem(wrapping: base) { operation, path in
+            if operation == .readFile, Manifest.chunkNumber(String(path.split(separator: "/").last ?? "")) != nil {
+                self.reads.withLock { $0 += 1 }
+            }
+        }
+    }
+}
+
+extension MemoryFileSystem {
+    /// A file system holding a store at `/s` opened with `options`, filled by `fill`, flushed
+    /// into chunk files and closed.
+    static func flushedStore(options: HealthStore.Options, fill: (HealthStore) throws -> Void) throws -> MemoryFileSystem {
+        let memory = MemoryFileSystem()
+        let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
+        try fill(store)
+        try store.flush()
+        try store.close()
+        return memory
+    }
+}
