@@ -113,34 +113,9 @@ struct HourSummaryTests {
                     && (sourceFilter?.contains(sample.source) ?? true)
             }
             for statistics in collection.statistics() {
-                let b0 = statistics.startDate.timestamp
-                let b1 = statistics.endDate.timestamp
-                let expected = ReferenceInterval(samples: selected, start: b0, end: b1, style: type.aggregationStyle,
-                                                 mergesSources: false)
                 let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) \(statistics.startDate)")
-                #expect(statistics.isEmpty == (expected.count == 0), context)
-                guard expected.count > 0 else { continue }
-                func wanted<T>(_ option: StatisticsOptions, _ value: T?) -> T? { options.contains(option) ? value : nil }
-                if discrete {
-                    #expect(nearlyEqual(statistics.averageQuantity()?.value, wanted(.discreteAverage, expected.average)), context)
-                    #expect(statistics.minimumQuantity()?.value == wanted(.discreteMin, expected.minimum), context)
-                    #expect(statistics.maximumQuantity()?.value == wanted(.discreteMax, expected.maximum), context)
-                } else {
-                    // One source: the merged sum is the plain sum.
-                    #expect(nearlyEqual(statistics.sumQuantity()?.value, wanted(.cumulativeSum, expected.sum)), context)
-                }
-                #expect(statistics.mostRecentQuantity()?.value == wanted(.mostRecent, expected.mostRecent), context)
-                if options.contains(.separateBySource) {
-                    for provenance in Self.sources.prefix(sourceCount) {
-                        let own = ReferenceInterval(samples: selected.filter { $0.source == provenance.source.name },
-                                                    start: b0, end: b1, style: type.aggregationStyle, mergesSources: false)
-                        let actual = discrete ? statistics.averageQuantity(for: provenance.source)?.value
-                            : statistics.sumQuantity(for: provenance.source)?.value
-                        let option: StatisticsOptions = discrete ? .discreteAverage : .cumulativeSum
-                        let ownValue = own.count == 0 ? nil : discrete ? own.average : own.sum
-                        #expect(nearlyEqual(actual, wanted(option, ownValue)), context)
-                    }
-                }
+                expectAgreesWithReference(statistics, samples: selected, type: type, options: options,
+                                          sources: Array(Self.sources.prefix(sourceCount)), context: context)
             }
         }
     }

@@ -88,32 +88,11 @@ struct SummaryPyramidTests {
             }
             var nonEmpty = 0
             for statistics in collection.statistics() {
-                let b0 = statistics.startDate.timestamp
-                let b1 = statistics.endDate.timestamp
-                let nearby = near(b0, b1)
-                let expected = ReferenceInterval(samples: nearby, start: b0, end: b1, style: type.aggregationStyle,
-                                                 mergesSources: false)
                 let context = Comment(rawValue: "seed \(seed) round \(round) \(components) \(calendar.timeZone.identifier) \(statistics.startDate)")
-                #expect(statistics.isEmpty == (expected.count == 0), context)
-                guard expected.count > 0 else { continue }
-                nonEmpty += 1
-                if discrete {
-                    #expect(nearlyEqual(statistics.averageQuantity()?.value, expected.average), context)
-                    #expect(statistics.minimumQuantity()?.value == expected.minimum, context)
-                    #expect(statistics.maximumQuantity()?.value == expected.maximum, context)
-                } else {
-                    #expect(nearlyEqual(statistics.sumQuantity()?.value, expected.sum), context)
-                }
-                #expect(statistics.mostRecentQuantity()?.value == expected.mostRecent, context)
-                if options.contains(.separateBySource) {
-                    for provenance in Self.sources.prefix(sourceCount) {
-                        let own = ReferenceInterval(samples: nearby.filter { $0.source == provenance.source.name },
-                                                    start: b0, end: b1, style: type.aggregationStyle, mergesSources: false)
-                        let actual = discrete ? statistics.averageQuantity(for: provenance.source)?.value
-                            : statistics.sumQuantity(for: provenance.source)?.value
-                        let ownValue = own.count == 0 ? nil : discrete ? own.average : own.sum
-                        #expect(nearlyEqual(actual, ownValue), context)
-                    }
+                if expectAgreesWithReference(statistics, samples: near(statistics.startDate.timestamp, statistics.endDate.timestamp),
+                                             type: type, options: options, sources: Array(Self.sources.prefix(sourceCount)),
+                                             context: context) {
+                    nonEmpty += 1
                 }
             }
             #expect(nonEmpty > 0, "seed \(seed) round \(round)")
