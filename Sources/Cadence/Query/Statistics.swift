@@ -14,29 +14,41 @@ import Foundation
 ///
 /// A value is `nil` when its option was not requested, when no sample contributed, or when the
 /// option does not apply to the type (<doc:HowCadenceComputes#Statistics-options>, <doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources>). Quantities are in the type's canonical unit.
+///
+/// The statistics of one collection share its numbers, each reading its own when asked: making
+/// or copying one copies two words and an interval's edges, and keeping one keeps the whole
+/// collection's numbers in memory.
 public struct Statistics: Sendable {
-    /// The type the statistics are about.
-    public let quantityType: QuantityType
-    /// The interval's start (for a statistics query: the earliest matching start).
-    public let startDate: Date
-    /// The interval's end (for a statistics query: the latest matching end).
-    public let endDate: Date
-    let merged: StatisticsValues
-    /// Per source with data (only with `separateBySource`; empty otherwise).
-    let bySource: [Source: StatisticsValues]
+    /// The numbers of the collection or query this interval belongs to, shared by all its
+    /// statistics (so a ``Statistics`` keeps them in memory while it lives).
+    private let builder: StatisticsBuilder
+    /// Where the interval's numbers are in them, or `nil` for an interval no sample contributed to.
+    private let index: Int?
+    private let start: Timestamp
+    private let end: Timestamp
 
-    init(quantityType: QuantityType, startDate: Date, endDate: Date, merged: StatisticsValues,
-         bySource: [Source: StatisticsValues]) {
-        self.quantityType = quantityType
-        self.startDate = startDate
-        self.endDate = endDate
-        self.merged = merged
-        self.bySource = bySource
+    init(builder: StatisticsBuilder, index: Int?, start: Timestamp, end: Timestamp) {
+        self.builder = builder
+        self.index = index
+        self.start = start
+        self.end = end
     }
+
+    /// The type the statistics are about.
+    public var quantityType: QuantityType { builder.type }
+    /// The interval's start (for a statistics query: the earliest matching start).
+    public var startDate: Date { Date(timestamp: start) }
+    /// The interval's end (for a statistics query: the latest matching end).
+    public var endDate: Date { Date(timestamp: end) }
+
+    /// The values of all sources merged.
+    var merged: StatisticsValues { index.map(builder.values(at:)) ?? builder.emptyValues }
 
     /// The sources with data in the interval (only with `separateBySource`), sorted by name.
     public var sources: [Source]? {
-        bySource.isEmpty ? nil : bySource.filter { !$0.value.isEmpty }.keys.sorted { $0.name < $1.name }
+        guard let index else { return nil }
+        let sources = builder.sources(at: index)
+        return sources.isEmpty ? nil : sources.sorted { $0.name < $1.name }
     }
 
     /// Whether no sample contributed.
@@ -44,7 +56,11 @@ public struct Statistics: Sendable {
 
     /// The numbers behind the statistics of `source` (`nil`: all sources merged), or `nil` for a
     /// source without data in the interval or without `separateBySource`.
-    public func values(for source: Source? = nil) -> StatisticsValues? { source.map { bySource[$0] } ?? merged }
+    public func values(for source: Source? = nil) -> StatisticsValues? {
+        guard let source else { return merged }
+        guard let index, let number = builder.output.sources.firstIndex(of: source) else { return nil }
+        return builder.values(ofSource: number, at: index)
+    }
 
     private func quantity(_ value: Double?) -> Quantity? { value.map { Quantity(value: $0, unit: quantityType.canonicalUnit) } }
 

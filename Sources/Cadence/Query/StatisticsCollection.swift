@@ -12,26 +12,27 @@ import Foundation
 public struct StatisticsCollection: Sendable {
     /// The query that produced it.
     public let query: StatisticsCollectionQuery
-    let output: AggregationOutput
     let edges: IntervalEdges
+    /// Makes intervals and statistics from the computed numbers; every ``Statistics`` of the
+    /// collection shares it.
+    let builder: StatisticsBuilder
 
     /// A collection of results already computed (see ``CollectionPlan``).
     init(query: StatisticsCollectionQuery, output: AggregationOutput, edges: IntervalEdges) {
         self.query = query
-        self.output = output
         self.edges = edges
+        builder = StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
     }
+
+    /// The computed numbers.
+    var output: AggregationOutput { builder.output }
 
     /// Statistics for every interval with at least one contributing sample, in order (including
     /// partial intervals outside the predicate's dates, <doc:HowCadenceComputes#Collections-and-windows>).
     ///
     /// - Complexity: O(*m*) for *m* intervals.
     public func statistics() -> [Statistics] {
-        let builder = self.builder
-        var result: [Statistics] = []
-        result.reserveCapacity(output.merged.reduce(0) { $1.count > 0 ? $0 + 1 : $0 })
-        builder.forEachInterval { result.append(builder.statistics(of: $0)) }
-        return result
+        builder.statistics()
     }
 
     /// Calls `body` with every interval that ``statistics()`` lists, in order, as it is held:
@@ -70,7 +71,6 @@ public struct StatisticsCollection: Sendable {
     /// - Throws: ``CadenceError/Code/invalidQuery`` if the range holds more than
     ///   ``IntervalEdges/defaultMaximumEdgeCount`` intervals.
     public func enumerateStatistics(from start: Date, to end: Date, _ body: (Statistics, inout Bool) throws -> Void) throws {
-        let builder = self.builder
         try enumerateIntervals(from: start, to: end) { interval, stop in try body(builder.statistics(of: interval), &stop) }
     }
 
@@ -86,7 +86,6 @@ public struct StatisticsCollection: Sendable {
         let range = try IntervalEdges(calendar: query.calendar, anchor: query.anchorDate.timestamp,
                                       components: query.intervalComponents, covering: start.timestamp...end.timestamp)
         var stop = false
-        let builder = self.builder
         let count = output.merged.count
         for index in 0..<range.count {
             let local = range.intervalNumber(at: index) - edges.firstIntervalNumber
@@ -114,15 +113,8 @@ public struct StatisticsCollection: Sendable {
         Set(output.sourcesSeen.indices.filter { output.sourcesSeen[$0] }.map { output.sources[$0] })
     }
 
-    /// Makes intervals and statistics; make one per pass over many intervals (it holds the
-    /// output's arrays, whose reference counting per interval would cost more than the intervals).
-    private var builder: StatisticsBuilder {
-        StatisticsBuilder(type: query.quantityType, options: query.options, output: output)
-    }
-
     func statistics(atIndex index: Int) -> Statistics {
-        let builder = self.builder
-        return builder.statistics(of: builder.interval(at: index))
+        builder.statistics(of: builder.interval(at: index))
     }
 }
 
@@ -147,81 +139,5 @@ extension StatisticsCollection {
         public var endDate: Date { Date(timestamp: end) }
         /// Whether no sample contributed.
         public var isEmpty: Bool { values.isEmpty }
-    }
-}
-
-/// Turns accumulated intervals into ``StatisticsCollection/Interval`` views and ``Statistics``
-/// values, applying the nil rules of <doc:HowCadenceComputes#Statistics-options> through ``StatisticsValues``.
-struct StatisticsBuilder {
-    let type: QuantityType
-    let options: StatisticsOptions
-    let output: AggregationOutput
-
-    /// The merged values of the `index`th computed interval.
-    func values(at index: Int) -> StatisticsValues {
-        let mergedSum: Double?
-        let duration: Double?
-        let count: Int?
-        switch output.kind {
-        case .quantity(let quantity):
-            mergedSum = quantity.mergedSum?[index]
-            duration = quantity.duration?.merged[index]
-            count = nil
-        case .category(let category):
-            mergedSum = nil
-            duration = category.duration.merged[index]
-            count = category.startCounts.merged[index]
-        }
-        return StatisticsValues(output.merged[index], mergedSum: mergedSum, coveredSeconds: duration, startCount: count,
-                                style: type.aggregationStyle, options: options)
-    }
-
-    /// The `index`th computed interval.
-    func interval(at index: Int) -> StatisticsCollection.Interval {
-        StatisticsCollection.Interval(start: output.edges[index], end: output.edges[index + 1], values: values(at: index),
-                                      index: index)
-    }
-
-    /// An interval outside the computed ones.
-    func emptyInterval(start: Int64, end: Int64) -> StatisticsCollection.Interval {
-        StatisticsCollection.Interval(start: start, end: end, values: .empty(style: type.aggregationStyle, options: options),
-                                      index: nil)
-    }
-
-    /// Calls `body` with every computed interval that has a contributing sample, in order.
-    func forEachInterval(_ body: (StatisticsCollection.Interval) throws -> Void) rethrows {
-        for index in output.merged.indices where output.merged[index].count > 0 {
-            try body(interval(at: index))
-        }
-    }
-
-    /// The statistics of `interval`, with its sources' values when the output holds them.
-    func statistics(of interval: StatisticsCollection.Interval) -> Statistics {
-        var bySource: [Source: StatisticsValues] = [:]
-        if let index = interval.index {
-            for (source, accumulators) in output.perSource.enumerated() where accumulators[index].count > 0 {
-                let duration: Double?
-                let count: Int?
-                switch output.kind {
-                case .quantity(let quantity):
-                    duration = quantity.duration?.perSource[source][index]
-                    count = nil
-                case .category(let category):
-                    duration = category.duration.perSource[source][index]
-                    count = category.startCounts.perSource[source][index]
-                }
-                bySource[output.sources[source]] = StatisticsValues(
-                    accumulators[index], mergedSum: nil, coveredSeconds: duration, startCount: count,
-                    style: type.aggregationStyle, options: options)
-            }
-        }
-        return Statistics(quantityType: type, startDate: Date(timestamp: interval.start), endDate: Date(timestamp: interval.end),
-                          merged: interval.values, bySource: bySource)
-    }
-
-    /// The statistics of the whole `output` as its one interval from `start` to `end` (a
-    /// ``StatisticsQuery``'s total).
-    func statistics(interval index: Int, start: Int64, end: Int64) -> Statistics {
-        statistics(of: StatisticsCollection.Interval(start: start, end: end, values: values(at: index), index: index))
     }
 }
