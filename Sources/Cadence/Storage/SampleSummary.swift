@@ -19,8 +19,8 @@ package struct SampleSummary: Sendable, Equatable {
     package var maximumStart = Int64.min
     package var minimumSequence = Int64.max
     package var maximumSequence = Int64.min
-    /// The distinct provenance numbers of the run, sorted.
-    package var provenances: [UInt32] = []
+    /// The distinct provenance numbers of the run.
+    package var provenances = ProvenanceSet()
     /// How many samples are flagged as entered by a person.
     package var userEnteredCount = 0
 
@@ -63,7 +63,7 @@ package struct SampleSummary: Sendable, Equatable {
         }
         // What a stored summary gives back (it keeps no separate sum).
         statistics.sum = statistics.valueSum
-        provenances = provenanceSet.sorted()
+        provenances = ProvenanceSet(ascending: provenanceSet.sorted())
     }
 
     /// Whether the run is empty.
@@ -94,7 +94,7 @@ package struct SampleSummary: Sendable, Equatable {
         maximumStart = Swift.max(maximumStart, other.maximumStart)
         minimumSequence = Swift.min(minimumSequence, other.minimumSequence)
         maximumSequence = Swift.max(maximumSequence, other.maximumSequence)
-        if provenances != other.provenances { provenances = Set(provenances).union(other.provenances).sorted() }
+        provenances = provenances.union(other.provenances)
         userEnteredCount += other.userEnteredCount
     }
 
@@ -117,10 +117,12 @@ package struct SampleSummary: Sendable, Equatable {
         statistics.maximum = try reader.readDouble()
         statistics.mostRecent.value = try reader.readDouble()
         let provenanceCount = try reader.readCount()
-        provenances = try (0..<provenanceCount).map { _ in
+        let numbers = try (0..<provenanceCount).map { _ in
             guard let value = UInt32(exactly: try reader.readVarint()) else { throw reader.corrupt("provenance out of range") }
             return value
         }
+        guard zip(numbers, numbers.dropFirst()).allSatisfy({ $0 < $1 }) else { throw reader.corrupt("provenances out of order") }
+        provenances = ProvenanceSet(ascending: numbers)
         userEnteredCount = Int(clamping: try reader.readVarint())
         guard count >= 0, count <= maximumCount, minimumStart <= maximumStart || count == 0 else {
             throw reader.corrupt("inconsistent summary")
