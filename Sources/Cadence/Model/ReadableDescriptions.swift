@@ -52,23 +52,6 @@ extension Workout: CustomStringConvertible {
     }
 }
 
-extension Statistics: CustomStringConvertible {
-    /// `stepCount 2024-05-01T00:00:00Z – 2024-05-02T00:00:00Z: sum 8500 count`: the
-    /// merged values that are present, or `no data`.
-    public var description: String {
-        let unit = quantityType.canonicalUnit
-        let values: [(String, Double?)] = [
-            ("sum", sumQuantity()?.value), ("average", averageQuantity()?.value), ("minimum", minimumQuantity()?.value),
-            ("maximum", maximumQuantity()?.value), ("most recent", mostRecentQuantity()?.value),
-        ]
-        var present = values.compactMap { name, value in value.map { "\(name) \(ReadableDescription.number($0)) \(unit)" } }
-        if let duration = duration() { present.append("duration \(ReadableDescription.number(duration.value)) s") }
-        if let count = count() { present.append("count \(count)") }
-        let dates = ReadableDescription.dates(startDate, endDate)
-        return "\(quantityType.shortIdentifier) \(dates): \(present.isEmpty ? "no data" : present.joined(separator: ", "))"
-    }
-}
-
 /// The pieces the readable descriptions share.
 enum ReadableDescription {
     /// `head, dates, source (version), {metadata}, UUID`.

@@ -46,7 +46,7 @@ extension ChunkFile {
 /// A chunk file's payloads, its payload directory read on first use and then kept: rows decoded
 /// from a chunk carry one, so that a listing reads no part of the payload section unless a row's
 /// payload is asked for.
-package final class ChunkPayloads: Sendable {
+package final class ChunkPayloads: RowPayloadSource {
     private let file: ChunkFile
     /// The chunk's row of each row asked about, when the rows were decoded alone (else the same).
     private let fileRows: [Int]?

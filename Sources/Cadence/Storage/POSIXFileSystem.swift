@@ -16,17 +16,12 @@ import Darwin
 package struct POSIXFileSystem: FileSystem {
     package init() {}
 
-    static func failure(_ operation: String, _ path: String, _ number: Int32 = errno) -> CadenceError {
-        let reason = String(cString: strerror(number))
-        return CadenceError(number == ENOENT ? .notFound : .io, "\(operation) failed: \(reason)", path: path)
-    }
-
     /// Each directory it makes is made durable by an `fsync` of its parent: otherwise a power
     /// loss could leave a store's files in a directory that no longer has a name.
     package func createDirectory(_ path: String) throws {
         try Self.createComponents(of: path, make: { directory in
             if mkdir(directory, 0o755) == 0 { return true }
-            guard errno == EEXIST else { throw Self.failure("mkdir", directory) }
+            guard errno == EEXIST else { throw CadenceError.systemCall("mkdir", directory) }
             return false
         }, sync: syncDirectory)
     }
@@ -46,7 +41,7 @@ package struct POSIXFileSystem: FileSystem {
     package func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     package func contentsOfDirectory(_ path: String) throws -> [String] {
-        guard let directory = opendir(path) else { throw Self.failure("opendir", path) }
+        guard let directory = opendir(path) else { throw CadenceError.systemCall("opendir", path) }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -65,10 +60,10 @@ package struct POSIXFileSystem: FileSystem {
     /// The file's bytes, or its first `limit` of them.
     private func readBytes(_ path: String, upTo limit: Int?) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("open", path) }
         defer { _ = Glibc.close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.failure("stat", path) }
+        guard fstat(descriptor, &status) == 0 else { throw CadenceError.systemCall("stat", path) }
         let size = min(Int(status.st_size), limit ?? .max)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
@@ -76,7 +71,7 @@ package struct POSIXFileSystem: FileSystem {
             let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure("read", path)
+                throw CadenceError.systemCall("read", path)
             }
             if result == 0 { break }
             done += result
@@ -87,13 +82,13 @@ package struct POSIXFileSystem: FileSystem {
 
     package func fileSize(_ path: String) throws -> Int {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        guard stat(path, &status) == 0 else { throw CadenceError.systemCall("stat", path) }
         return Int(status.st_size)
     }
 
     package func fileVersion(_ path: String) throws -> FileVersion {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        guard stat(path, &status) == 0 else { throw CadenceError.systemCall("stat", path) }
         // A replaced file has a new inode; the change time tells apart even an inode number reused.
         return FileVersion(size: Int(status.st_size), stamp: [
             Int64(status.st_dev), Int64(bitPattern: UInt64(status.st_ino)),
@@ -103,10 +98,10 @@ package struct POSIXFileSystem: FileSystem {
 
     package func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("open", path) }
         defer { _ = Glibc.close(descriptor) }
         try Self.writeAll(descriptor, bytes, path: path)
-        guard fsync(descriptor) == 0 else { throw Self.failure("fsync", path) }
+        guard fsync(descriptor) == 0 else { throw CadenceError.systemCall("fsync", path) }
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
@@ -115,7 +110,7 @@ package struct POSIXFileSystem: FileSystem {
             let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw failure("write", path)
+                throw CadenceError.systemCall("write", path)
             }
             done += result
         }
@@ -123,43 +118,43 @@ package struct POSIXFileSystem: FileSystem {
 
     package func openForAppending(_ path: String) throws -> any AppendableFile {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("open", path) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             _ = Glibc.close(descriptor)
-            throw Self.failure("stat", path)
+            throw CadenceError.systemCall("stat", path)
         }
         return POSIXAppendableFile(descriptor: descriptor, path: path, size: Int(status.st_size))
     }
 
     package func rename(_ source: String, to destination: String) throws {
-        guard Glibc.rename(source, destination) == 0 else { throw Self.failure("rename to \(destination)", source) }
+        guard Glibc.rename(source, destination) == 0 else { throw CadenceError.systemCall("rename to \(destination)", source) }
     }
 
     package func remove(_ path: String) throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw Self.failure("unlink", path) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw CadenceError.systemCall("unlink", path) }
     }
 
     package func syncDirectory(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("open", path) }
         defer { _ = Glibc.close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw Self.failure("fsync", path) }
+        guard fsync(descriptor) == 0 else { throw CadenceError.systemCall("fsync", path) }
     }
 
     package func truncate(_ path: String, to size: Int) throws {
-        guard Glibc.truncate(path, off_t(size)) == 0 else { throw Self.failure("truncate", path) }
+        guard Glibc.truncate(path, off_t(size)) == 0 else { throw CadenceError.systemCall("truncate", path) }
     }
 
     package func lockExclusively(_ path: String, waiting: Bool) throws -> (any FileLock)? {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("open", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("open", path) }
         while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let number = errno
             if number == EINTR { continue }
             _ = Glibc.close(descriptor)
             if number == EWOULDBLOCK { return nil }
-            throw Self.failure("flock", path, number)
+            throw CadenceError.systemCall("flock", path, number)
         }
         // The holder's id, for the error of the next process that tries (not synced: it only
         // matters while this process lives).
@@ -190,7 +185,7 @@ final class POSIXAppendableFile: AppendableFile, @unchecked Sendable {
     }
 
     func sync() throws {
-        guard fdatasync(descriptor) == 0 else { throw POSIXFileSystem.failure("fsync", path) }
+        guard fdatasync(descriptor) == 0 else { throw CadenceError.systemCall("fsync", path) }
     }
 
     func close() {

@@ -30,10 +30,10 @@ final class UnlinkedFile: Sendable {
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard descriptor >= 0 else { throw POSIXFileSystem.failure("mkstemp", path) }
+        guard descriptor >= 0 else { throw CadenceError.systemCall("mkstemp", path) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         guard unlink(path) == 0 else {
-            let failure = POSIXFileSystem.failure("unlink", path)
+            let failure = CadenceError.systemCall("unlink", path)
             _ = close(descriptor)
             throw failure
         }
@@ -50,7 +50,7 @@ final class UnlinkedFile: Sendable {
             let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + done }, bytes.count - done) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw POSIXFileSystem.failure("write", path)
+                throw CadenceError.systemCall("write", path)
             }
             done += result
         }
@@ -74,7 +74,7 @@ final class UnlinkedFile: Sendable {
             let result = pread(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset + done))
             if result < 0 {
                 if errno == EINTR { continue }
-                throw POSIXFileSystem.failure("read", path)
+                throw CadenceError.systemCall("read", path)
             }
             if result == 0 { throw CadenceError(.io, "read found the file shorter than written", path: path) }
             done += result

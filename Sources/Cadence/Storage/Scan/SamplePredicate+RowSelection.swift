@@ -140,3 +140,14 @@ extension SamplePredicate {
         return visit(node)
     }
 }
+
+extension SamplePredicate.WorkoutFigure {
+    /// The figure of a stored workout, or `nil` when it has none.
+    func value(in head: WorkoutAttributes.Head) -> Double? {
+        switch self {
+        case .duration: return head.duration
+        case .totalEnergyBurned: return head.totalEnergyBurned
+        case .totalDistance: return head.totalDistance
+        }
+    }
+}

@@ -43,7 +43,7 @@ package struct SampleColumns: Sendable {
     /// The chunk these rows were decoded from, when its payloads were left there: ``payload(at:)``
     /// reads a row's from it (listings read a payload only when asked to). It describes the
     /// chunk's rows in order: rows selected or appended from these columns carry only ``payloads``.
-    package var payloadSource: ChunkPayloads?
+    package var payloadSource: (any RowPayloadSource)?
     /// Each row's device object address, which its provenance's device description holds without
     /// (see ``Device/splittingObjectAddress(_:)``); 0 for none; empty when no row has one.
     package var deviceAddress: [UInt64] = []

@@ -78,15 +78,6 @@ public struct SamplePredicate: Sendable, CustomStringConvertible {
             case .totalDistance: return .meter
             }
         }
-
-        /// The figure of a stored workout, or `nil` when it has none.
-        func value(in head: WorkoutAttributes.Head) -> Double? {
-            switch self {
-            case .duration: return head.duration
-            case .totalEnergyBurned: return head.totalEnergyBurned
-            case .totalDistance: return head.totalDistance
-            }
-        }
     }
 
     let node: Node
