@@ -16,6 +16,8 @@ package struct CollectionPlan {
     let edges: IntervalEdges
     /// Whether any sample can contribute (no span, no intervals to aggregate).
     let hasData: Bool
+    /// What the summaries say of the samples the query selects (its span, its sources' ranks).
+    let survey: SelectionSurvey?
 
     /// Plans `query` over `snapshot`.
     ///
@@ -25,7 +27,11 @@ package struct CollectionPlan {
         try query.intervalComponents.validate()
         self.query = query
         self.snapshot = snapshot
-        let span = Self.dataSpan(query: query, snapshot: snapshot)
+        survey = snapshot.types[query.quantityType.identifier].map { type in
+            SelectionSurvey(type, plan: ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances)),
+                            ranking: SourceRanking(for: query.quantityType.identifier, in: snapshot, priority: query.sourcePriority))
+        }
+        let span = survey?.span
         hasData = span != nil
         let covering = span ?? 0...0
         let maximumIntervals = try Self.maximumIntervals(query: query, sourceCount: snapshot.provenances.count,
@@ -74,19 +80,8 @@ package struct CollectionPlan {
                                     options: query.options, edges: hasData ? edges.edges : [],
                                     sourcePriority: query.sourcePriority)
         if let parallelism { aggregator.parallelism = max(1, parallelism) }
+        aggregator.survey = survey
         return StatisticsCollection(query: query, output: try aggregator.run(), edges: edges)
     }
 
-    /// The time span the query's samples can reach, from the summaries of the units it selects.
-    private static func dataSpan(query: StatisticsCollectionQuery, snapshot: StoreSnapshot) -> ClosedRange<Int64>? {
-        guard let type = snapshot.types[query.quantityType.identifier] else { return nil }
-        let plan = ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances))
-        var low = Int64.max
-        var high = Int64.min
-        for summary in type.chunks.map(\.summary) + type.head.map(\.summary) where plan.mayMatch(summary) {
-            low = min(low, summary.minimumStart)
-            high = max(high, summary.maximumEnd)
-        }
-        return low <= high ? low...high : nil
-    }
 }

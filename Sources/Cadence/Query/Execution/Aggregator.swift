@@ -38,6 +38,9 @@ package struct Aggregator {
     /// How many partitions of intervals the source-merging sweep takes (nil: four a worker, of
     /// equal shares of the samples; tests force small ones to put seams everywhere).
     package var sweepPartitionCount: Int?
+    /// What the summaries say of the selected samples, when the caller surveyed them already
+    /// (a collection plan does, for its edges); surveyed here otherwise.
+    var survey: SelectionSurvey?
 
     package init(snapshot: StoreSnapshot, type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions,
                  edges: [Int64], sourcePriority: [String]?) {
@@ -94,11 +97,8 @@ package struct Aggregator {
         // Whether the time sweep will be needed, judged from the summaries (a superset of the
         // selected samples): if so, every row is read once for both kernels.
         let probe = plan(for: typeSnapshot, separate: separate)
-        var summaryRanks = Set<Int32>()
-        for summary in typeSnapshot.chunks.map(\.summary) + typeSnapshot.head.map(\.summary) where probe.mayMatch(summary) {
-            summaryRanks.formUnion(ranking.ranks(of: summary))
-        }
-        let mayMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete && summaryRanks.count > 1
+        let survey = self.survey ?? SelectionSurvey(typeSnapshot, plan: probe, ranking: ranking)
+        let mayMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete && survey.hasSeveralRanks
         let gatherRows = mayMerge || options.contains(.duration)
         var scanPlan = probe
         scanPlan.readsEveryRow = gatherRows
