@@ -67,6 +67,9 @@ package struct SummaryPyramid: Sendable {
         return levelStart[level - 1] + index
     }
 
-    /// The summary of the node at `place` (from ``node(level:index:)``).
-    package subscript(place: Int) -> SampleSummary { nodes[place] }
+    /// The summary of the node at `place` (from ``node(level:index:)``), lent rather than copied:
+    /// a scan reads a few a day of data asked for.
+    package subscript(place: Int) -> SampleSummary {
+        _read { yield nodes[place] }
+    }
 }

@@ -40,7 +40,8 @@ final class ResultSlots<T>: @unchecked Sendable {
 
     init(count: Int) { storage = [T?](repeating: nil, count: count) }
 
-    func set(_ index: Int, _ value: T) {
+    /// Stores `value` in slot `index`, moved rather than copied (a partial result holds arrays).
+    func set(_ index: Int, _ value: consuming T) {
         lock.lock()
         storage[index] = value
         lock.unlock()

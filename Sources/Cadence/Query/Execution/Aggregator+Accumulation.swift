@@ -34,26 +34,25 @@ extension Aggregator {
         portion.summaries.withUnsafeBufferPointer { summaries in
             // Blocks come in order of start: the interval of a summary is found from the previous one's.
             var position = range.lowerBound
-            /// Adds a run the scan answered by its summary (which lies inside one interval).
-            func add(_ summary: SampleSummary) {
+            /// Adds a run the scan answered by its summary (which lies inside one interval), read
+            /// in place: copying a summary costs more than adding it.
+            func add(_ summary: borrowing SampleSummary) {
                 guard let interval = intervals.containing(summary, from: &position) else { return }
                 kernel.add(summary.statistics, toInterval: interval, source: separate ? ranking.singleSource(summary) : nil)
                 ranking.markRanks(of: summary, in: &kernel.ranksSeen)
                 ranking.markSources(summary, in: &kernel.sourcesSeen)
             }
+            let pyramid = portion.pyramid
             for block in portion.blocks {
                 // A run of whole blocks answered by one merged summary.
-                if let node = block.pyramidNode, let pyramid = portion.pyramid {
+                if let node = block.pyramidNode, let pyramid {
                     add(pyramid[node])
-                    continue
-                }
-                // One copy of the summary a block (each read of the buffer copies and retains it).
-                let summary = summaries[block.index]
-                if block.isAnsweredBySummary {
-                    add(summary)
+                } else if block.isAnsweredBySummary {
+                    add(summaries[block.index])
                 } else if let hours = block.hourSummaries {
-                    for hour in hours { add(hour) }
+                    for hour in hours.indices { add(hours[hour]) }
                 } else if let rows = block.rows {
+                    let summary = summaries[block.index]
                     // A wholly selected block of one provenance, none entered by a person: its
                     // summary names the one source and rank of every row, so rows are not asked.
                     let oneProvenance = block.isWhollySelected && summary.provenances.count == 1

@@ -39,7 +39,7 @@ struct IntervalLookup: Sendable {
     ///
     /// - Complexity: O(1) amortised over runs in order of start; O(log *m*) otherwise.
     @inline(__always)
-    func containing(_ summary: SampleSummary, from position: inout Int) -> Int? {
+    func containing(_ summary: borrowing SampleSummary, from position: inout Int) -> Int? {
         let start = summary.minimumStart
         if position < 0 || position >= edges.count || edges[position] > start {
             position = upperBound(start) - 1

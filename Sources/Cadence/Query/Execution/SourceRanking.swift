@@ -101,40 +101,33 @@ extension Array where Element == Int {
 
 extension SourceRanking {
     /// The single source of a run, or nil when it has several.
-    func singleSource(_ summary: SampleSummary) -> Int? {
-        guard let first = summary.provenances.first, Int(first) < sourceOfProvenance.count else { return nil }
+    func singleSource(_ summary: borrowing SampleSummary) -> Int? {
+        let provenances = summary.provenances
+        guard let first = provenances.first, Int(first) < sourceOfProvenance.count else { return nil }
         let source = sourceOfProvenance[Int(first)]
-        for provenance in summary.provenances.dropFirst()
-        where Int(provenance) >= sourceOfProvenance.count || sourceOfProvenance[Int(provenance)] != source {
+        for index in provenances.indices.dropFirst()
+        where Int(provenances[index]) >= sourceOfProvenance.count || sourceOfProvenance[Int(provenances[index])] != source {
             return nil
         }
         return Int(source)
     }
 
     /// Marks the sources of a run as seen.
-    func markSources(_ summary: SampleSummary, in seen: inout [Bool]) {
-        for provenance in summary.provenances where Int(provenance) < sourceOfProvenance.count {
-            seen[Int(sourceOfProvenance[Int(provenance)])] = true
+    func markSources(_ summary: borrowing SampleSummary, in seen: inout [Bool]) {
+        for index in summary.provenances.indices {
+            let provenance = Int(summary.provenances[index])
+            if provenance < sourceOfProvenance.count { seen[Int(sourceOfProvenance[provenance])] = true }
         }
     }
 
-    /// Marks the merge ranks a run's samples can have as seen (no array made, unlike ``ranks(of:)``).
-    func markRanks(of summary: SampleSummary, in seen: inout [Bool]) {
-        for provenance in summary.provenances {
-            let base = Int(provenance) * 2
+    /// Marks the merge ranks a run's samples can have as seen.
+    func markRanks(of summary: borrowing SampleSummary, in seen: inout [Bool]) {
+        for index in summary.provenances.indices {
+            let base = Int(summary.provenances[index]) * 2
             guard base + 1 < rankOfProvenance.count else { continue }
             seen[Int(rankOfProvenance[base])] = true
             if summary.userEnteredCount > 0 { seen[Int(rankOfProvenance[base + 1])] = true }
         }
     }
 
-    /// The merge ranks a run's samples can have.
-    func ranks(of summary: SampleSummary) -> [Int32] {
-        summary.provenances.flatMap { provenance -> [Int32] in
-            let base = Int(provenance) * 2
-            guard base + 1 < rankOfProvenance.count else { return [] }
-            return summary.userEnteredCount > 0 ? [rankOfProvenance[base], rankOfProvenance[base + 1]]
-                : [rankOfProvenance[base]]
-        }
-    }
 }

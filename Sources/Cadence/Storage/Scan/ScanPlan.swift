@@ -143,7 +143,7 @@ package struct RowSelection: Sendable {
     }
 
     /// Whether every sample of a run is selected, judged from its summary alone.
-    package func selectsAll(_ summary: SampleSummary) -> Bool {
+    package func selectsAll(_ summary: borrowing SampleSummary) -> Bool {
         guard general == nil else { return false }
         if !hiddenSorted.isEmpty {
             // The first hidden sequence at or above the run's minimum must lie above its maximum.

@@ -261,9 +261,9 @@ private enum PortionToRead {
         var level = min(pyramid.topLevel, first.trailingZeroBitCount,
                         Int.bitWidth - 1 - (end - first).leadingZeroBitCount)
         while level >= 1 {
-            if let place = pyramid.node(level: level, index: first >> level) {
-                let node = pyramid[place]
-                if selection.selectsAll(node), summaryAnswers(node, &position) != nil { return (place, 1 << level) }
+            if let place = pyramid.node(level: level, index: first >> level),
+               selection.selectsAll(pyramid[place]), summaryAnswers(pyramid[place], &position) != nil {
+                return (place, 1 << level)
             }
             level -= 1
         }
