@@ -34,23 +34,15 @@ extension Aggregator {
         portion.summaries.withUnsafeBufferPointer { summaries in
             // Blocks come in order of start: the interval of a summary is found from the previous one's.
             var position = range.lowerBound
-            /// Adds a run the scan answered by its summary (which lies inside one interval), read
-            /// in place: copying a summary costs more than adding it.
-            func add(_ summary: borrowing SampleSummary) {
-                guard let interval = intervals.containing(summary, from: &position) else { return }
-                kernel.add(summary.statistics, toInterval: interval, source: separate ? ranking.singleSource(summary) : nil)
-                ranking.markRanks(of: summary, in: &kernel.ranksSeen)
-                ranking.markSources(summary, in: &kernel.sourcesSeen)
-            }
             let pyramid = portion.pyramid
             for block in portion.blocks {
                 // A run of whole blocks answered by one merged summary.
                 if let node = block.pyramidNode, let pyramid {
-                    add(pyramid[node])
+                    addAnswered(pyramid[node], intervals, &position, separate: separate, to: &kernel)
                 } else if block.isAnsweredBySummary {
-                    add(summaries[block.index])
+                    addAnswered(summaries[block.index], intervals, &position, separate: separate, to: &kernel)
                 } else if let hours = block.hourSummaries {
-                    for hour in hours.indices { add(hours[hour]) }
+                    for hour in hours.indices { addAnswered(hours[hour], intervals, &position, separate: separate, to: &kernel) }
                 } else if let rows = block.rows {
                     let summary = summaries[block.index]
                     // A wholly selected block of one provenance, none entered by a person: its
@@ -72,5 +64,18 @@ extension Aggregator {
             partial.sweepColumns = SweepColumns(gathering: portion, selection: selection, ranking: ranking, keepsSources: separate)
         }
         return partial
+    }
+
+    /// Adds a run the scan answered by its summary (which lies inside one interval), found from
+    /// `position` on. The summary is read in place (copying one costs more than adding it), and
+    /// the cursor and kernel are passed rather than captured, so no access to them is checked at
+    /// run time.
+    @inline(__always)
+    private func addAnswered(_ summary: borrowing SampleSummary, _ intervals: IntervalLookup, _ position: inout Int,
+                             separate: Bool, to kernel: inout IntervalKernel) {
+        guard let interval = intervals.containing(summary, from: &position) else { return }
+        kernel.add(summary.statistics, toInterval: interval, source: separate ? ranking.singleSource(summary) : nil)
+        ranking.markRanks(of: summary, in: &kernel.ranksSeen)
+        ranking.markSources(summary, in: &kernel.sourcesSeen)
     }
 }
