@@ -11,7 +11,8 @@
 /// A scan copies summaries by the million (a daily query over a billion samples reads a few
 /// hundred thousand). An array here made every copy count a reference on the array's header,
 /// somewhere else in memory and rarely in cache: at that scale those retains were a quarter of
-/// the query. Runs of up to four provenances (nearly every block and hour) copy as plain bytes.
+/// the query. Runs of up to four provenances (nearly every block and hour) hold no array, so a
+/// copy counts no reference and reads no memory but the summary's own.
 package struct ProvenanceSet: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
     /// How many provenances are kept inline.
     package static let inlineCapacity = 4
