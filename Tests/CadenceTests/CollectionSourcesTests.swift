@@ -53,4 +53,30 @@ struct CollectionSourcesTests {
             }
         }
     }
+
+    @Test("chunks of one source each, answered by their summaries, name that source once it contributes")
+    func chunksOfOneSource() throws {
+        let store = HealthStore.inMemory(chunkCapacity: 100_000, flushThreshold: 1_000_000)
+        // Five days of one source, then the next five of another, every 5 seconds (blocks of one
+        // hour), each flushed into chunks of its own: every daily interval is answered by block
+        // summaries, without decoding a row.
+        for (offset, source) in Self.sources.prefix(2).enumerated() {
+            let first = Self.base.addingTimeInterval(Double(offset * 5 * 86_400))
+            let samples = try (0..<(5 * 17_280)).map { index in
+                let start = first.addingTimeInterval(Double(index * 5))
+                return try QuantitySample(type: .heartRate, value: 60, start: start, end: start, source: source)
+            }
+            try store.save(samples)
+            try store.flush()
+        }
+        let utc = try TimeTestSupport.calendar("UTC")
+        for (days, expected) in [(0..<5, [0]), (5..<10, [1]), (3..<8, [0, 1])] {
+            let predicate = SamplePredicate.samples(start: Self.base.addingTimeInterval(Double(days.lowerBound * 86_400)),
+                                                    end: Self.base.addingTimeInterval(Double(days.upperBound * 86_400)))
+            let query = try StatisticsCollectionQuery(quantityType: .heartRate, quantitySamplePredicate: predicate,
+                                                      options: .discreteMax, anchorDate: Self.base,
+                                                      intervalComponents: .days(1), calendar: utc)
+            #expect(try store.execute(query).sources() == Set(expected.map { Self.sources[$0] }), "days \(days)")
+        }
+    }
 }

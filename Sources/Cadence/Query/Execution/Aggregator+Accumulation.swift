@@ -31,6 +31,10 @@ extension Aggregator {
         }
         var kernel = IntervalKernel(edges: edges, range: range, style: type.aggregationStyle, separate: separate,
                                     ranking: ranking)
+        // A portion of one provenance, none entered by a person, has one source and one rank: they
+        // are marked once for it rather than for each summary answered.
+        let marksOnce = portion.summary.provenances.count == 1 && portion.summary.userEnteredCount == 0
+        var answered = false
         portion.summaries.withUnsafeBufferPointer { summaries in
             // Blocks come in order of start: the interval of a summary is found from the previous one's.
             var position = range.lowerBound
@@ -38,11 +42,16 @@ extension Aggregator {
             for block in portion.blocks {
                 // A run of whole blocks answered by one merged summary.
                 if let node = block.pyramidNode, let pyramid {
-                    addAnswered(pyramid[node], intervals, &position, separate: separate, to: &kernel)
+                    answered = addAnswered(pyramid[node], intervals, &position, separate: separate, marks: !marksOnce,
+                                           to: &kernel) || answered
                 } else if block.isAnsweredBySummary {
-                    addAnswered(summaries[block.index], intervals, &position, separate: separate, to: &kernel)
+                    answered = addAnswered(summaries[block.index], intervals, &position, separate: separate, marks: !marksOnce,
+                                           to: &kernel) || answered
                 } else if let hours = block.hourSummaries {
-                    for hour in hours.indices { addAnswered(hours[hour], intervals, &position, separate: separate, to: &kernel) }
+                    for hour in hours.indices {
+                        answered = addAnswered(hours[hour], intervals, &position, separate: separate, marks: !marksOnce,
+                                               to: &kernel) || answered
+                    }
                 } else if let rows = block.rows {
                     let summary = summaries[block.index]
                     // A wholly selected block of one provenance, none entered by a person: its
@@ -58,6 +67,10 @@ extension Aggregator {
                 }
             }
         }
+        if marksOnce && answered {
+            ranking.markRanks(of: portion.summary, in: &kernel.ranksSeen)
+            ranking.markSources(portion.summary, in: &kernel.sourcesSeen)
+        }
         var partial = Partial(first: kernel.first, merged: kernel.merged, perSource: kernel.perSource,
                               ranksSeen: kernel.ranksSeen, sourcesSeen: kernel.sourcesSeen)
         if gatherRows {
@@ -67,15 +80,19 @@ extension Aggregator {
     }
 
     /// Adds a run the scan answered by its summary (which lies inside one interval), found from
-    /// `position` on. The summary is read in place (copying one costs more than adding it), and
-    /// the cursor and kernel are passed rather than captured, so no access to them is checked at
-    /// run time.
+    /// `position` on, marking its sources and ranks as seen when `marks`; returns whether it
+    /// lay in an interval. The summary is read in place (copying one costs more than adding it),
+    /// and the cursor and kernel are passed rather than captured, so no access to them is checked
+    /// at run time.
     @inline(__always)
     private func addAnswered(_ summary: borrowing SampleSummary, _ intervals: IntervalLookup, _ position: inout Int,
-                             separate: Bool, to kernel: inout IntervalKernel) {
-        guard let interval = intervals.containing(summary, from: &position) else { return }
+                             separate: Bool, marks: Bool, to kernel: inout IntervalKernel) -> Bool {
+        guard let interval = intervals.containing(summary, from: &position) else { return false }
         kernel.add(summary.statistics, toInterval: interval, source: separate ? ranking.singleSource(summary) : nil)
-        ranking.markRanks(of: summary, in: &kernel.ranksSeen)
-        ranking.markSources(summary, in: &kernel.sourcesSeen)
+        if marks {
+            ranking.markRanks(of: summary, in: &kernel.ranksSeen)
+            ranking.markSources(summary, in: &kernel.sourcesSeen)
+        }
+        return true
     }
 }
