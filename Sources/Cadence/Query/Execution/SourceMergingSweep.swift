@@ -79,7 +79,6 @@ extension Aggregator {
         var duration = [Double](repeating: 0, count: intervals.count)
         var perSourceDuration = separate ? [[Double]](repeating: [Double](repeating: 0, count: intervals.count), count: ranking.sources.count) : []
         let low = edges[intervals.lowerBound]
-        let high = edges[intervals.upperBound]
         var next = rows.lowerBound
         let stop = rows.upperBound
         guard next < stop else { return SweepOutput(sum: sum, duration: duration, perSourceDuration: perSourceDuration) }
