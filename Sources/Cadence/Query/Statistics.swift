@@ -58,8 +58,7 @@ public struct Statistics: Sendable {
     /// source without data in the interval or without `separateBySource`.
     public func values(for source: Source? = nil) -> StatisticsValues? {
         guard let source else { return merged }
-        guard let index, let number = builder.output.sources.firstIndex(of: source) else { return nil }
-        return builder.values(ofSource: number, at: index)
+        return index.flatMap { builder.values(of: source, at: $0) }
     }
 
     private func quantity(_ value: Double?) -> Quantity? { value.map { Quantity(value: $0, unit: quantityType.canonicalUnit) } }

@@ -18,11 +18,16 @@ final class StatisticsBuilder: Sendable {
     let type: QuantityType
     let options: StatisticsOptions
     let output: AggregationOutput
+    /// Each source's number in ``AggregationOutput/sources``, when sources were kept apart: a
+    /// report asks every interval for each of its sources.
+    private let sourceNumbers: [Source: Int]
 
     init(type: QuantityType, options: StatisticsOptions, output: AggregationOutput) {
         self.type = type
         self.options = options
         self.output = output
+        sourceNumbers = output.perSource.isEmpty ? [:]
+            : Dictionary(output.sources.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The merged values of the `index`th computed interval.
@@ -47,9 +52,15 @@ final class StatisticsBuilder: Sendable {
     /// The values of an interval no sample contributed to.
     var emptyValues: StatisticsValues { .empty(style: type.aggregationStyle, options: options) }
 
+    /// The values of `source` in the `index`th computed interval, or `nil` when it has none there
+    /// or sources were not kept apart.
+    func values(of source: Source, at index: Int) -> StatisticsValues? {
+        sourceNumbers[source].flatMap { values(ofSource: $0, at: index) }
+    }
+
     /// The values of source number `source` (in ``AggregationOutput/sources``) in the `index`th
     /// computed interval, or `nil` when it has none there or sources were not kept apart.
-    func values(ofSource source: Int, at index: Int) -> StatisticsValues? {
+    private func values(ofSource source: Int, at index: Int) -> StatisticsValues? {
         guard source < output.perSource.count, output.perSource[source][index].count > 0 else { return nil }
         let duration: Double?
         let count: Int?
