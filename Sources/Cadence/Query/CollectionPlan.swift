@@ -16,6 +16,8 @@ package struct CollectionPlan {
     let edges: IntervalEdges
     /// Whether any sample can contribute (no span, no intervals to aggregate).
     let hasData: Bool
+    /// The snapshot's sources ranked for the query.
+    let ranking: SourceRanking
     /// What the summaries say of the samples the query selects (its span, its sources' ranks).
     let survey: SelectionSurvey?
 
@@ -27,9 +29,11 @@ package struct CollectionPlan {
         try query.intervalComponents.validate()
         self.query = query
         self.snapshot = snapshot
+        let ranking = SourceRanking(for: query.quantityType.identifier, in: snapshot, priority: query.sourcePriority)
+        self.ranking = ranking
         survey = snapshot.types[query.quantityType.identifier].map { type in
             SelectionSurvey(type, plan: ScanPlan(selection: RowSelection(query.predicate, type: type, provenances: snapshot.provenances)),
-                            ranking: SourceRanking(for: query.quantityType.identifier, in: snapshot, priority: query.sourcePriority))
+                            ranking: ranking)
         }
         let span = survey?.span
         hasData = span != nil
@@ -72,13 +76,12 @@ package struct CollectionPlan {
             let sweep = CategoryDurationSweep(
                 snapshot: snapshot, series: query.quantityType, predicate: query.predicate, values: category.values,
                 track: category.type.track(of: category.values), separate: query.options.contains(.separateBySource),
-                edges: hasData ? edges.edges : [], sourcePriority: query.sourcePriority,
+                edges: hasData ? edges.edges : [], ranking: ranking,
                 parallelism: parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
             return StatisticsCollection(query: query, output: try sweep.run(), edges: edges)
         }
         var aggregator = Aggregator(snapshot: snapshot, type: query.quantityType, predicate: query.predicate,
-                                    options: query.options, edges: hasData ? edges.edges : [],
-                                    sourcePriority: query.sourcePriority)
+                                    options: query.options, edges: hasData ? edges.edges : [], ranking: ranking)
         if let parallelism { aggregator.parallelism = max(1, parallelism) }
         aggregator.survey = survey
         return StatisticsCollection(query: query, output: try aggregator.run(), edges: edges)

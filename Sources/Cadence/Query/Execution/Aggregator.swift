@@ -44,12 +44,20 @@ package struct Aggregator {
 
     package init(snapshot: StoreSnapshot, type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions,
                  edges: [Int64], sourcePriority: [String]?) {
+        self.init(snapshot: snapshot, type: type, predicate: predicate, options: options, edges: edges,
+                  ranking: SourceRanking(for: type.identifier, in: snapshot, priority: sourcePriority))
+    }
+
+    /// An aggregator ranking sources by `ranking`, made already for `type` in `snapshot` (a
+    /// collection plan ranks them once for its survey and its aggregation).
+    init(snapshot: StoreSnapshot, type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions,
+         edges: [Int64], ranking: SourceRanking) {
         self.snapshot = snapshot
         self.type = type
         self.predicate = predicate
         self.options = options
         self.edges = edges
-        self.ranking = SourceRanking(for: type.identifier, in: snapshot, priority: sourcePriority)
+        self.ranking = ranking
     }
 
     /// The scan this query needs over `typeSnapshot`: its selection, the span of its intervals, the

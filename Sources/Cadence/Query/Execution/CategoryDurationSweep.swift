@@ -42,7 +42,7 @@ package struct CategoryDurationSweep {
     }
 
     package init(snapshot: StoreSnapshot, series: QuantityType, predicate: SamplePredicate, values: Set<Int>,
-                 track: Set<Int>?, separate: Bool, edges: [Int64], sourcePriority: [String]?, parallelism: Int) {
+                 track: Set<Int>?, separate: Bool, edges: [Int64], ranking: SourceRanking, parallelism: Int) {
         self.snapshot = snapshot
         self.series = series
         self.predicate = predicate
@@ -50,7 +50,7 @@ package struct CategoryDurationSweep {
         self.track = track
         self.separate = separate
         self.edges = edges
-        self.ranking = SourceRanking(for: series.identifier, in: snapshot, priority: sourcePriority)
+        self.ranking = ranking
         self.parallelism = parallelism
     }
 
