@@ -18,7 +18,7 @@
 /// merge a block), and kept with the file: nothing is stored, so files of every version get it.
 package struct SummaryPyramid: Sendable {
     /// Every level's nodes, level 1 first, each level in order of its runs.
-    private let nodes: [SampleSummary]
+    private let nodes: NodeStorage
     /// Where level *k*'s first node is in ``nodes`` (at `levelStart[k - 1]`), for levels 1 up.
     private let levelStart: [Int]
     /// The number of blocks below level 1.
@@ -51,7 +51,7 @@ package struct SummaryPyramid: Sendable {
             below = start..<nodes.count
             belowCount /= 2
         }
-        self.nodes = nodes
+        self.nodes = NodeStorage(nodes)
         self.levelStart = levelStart
         blockCount = blocks.count
     }
@@ -67,9 +67,32 @@ package struct SummaryPyramid: Sendable {
         return levelStart[level - 1] + index
     }
 
-    /// The summary of the node at `place` (from ``node(level:index:)``), lent rather than copied:
-    /// a scan reads a few a day of data asked for.
+    /// The summary of the node at `place` (from ``node(level:index:)``), lent in place rather
+    /// than copied: a scan reads a few a day of data asked for.
     package subscript(place: Int) -> SampleSummary {
-        _read { yield nodes[place] }
+        unsafeAddress {
+            precondition(place >= 0 && place < nodes.count, "a pyramid node out of range")
+            return UnsafePointer(nodes.base + place)
+        }
+    }
+
+    /// The nodes in one allocation of their own, so that a node is read where it lies (an
+    /// array's subscript returns a copy, which retains and copies some 200 bytes a node).
+    private final class NodeStorage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<SampleSummary>
+        let count: Int
+
+        init(_ nodes: [SampleSummary]) {
+            count = nodes.count
+            base = .allocate(capacity: max(nodes.count, 1))
+            nodes.withUnsafeBufferPointer { nodes in
+                for index in nodes.indices { (base + index).initialize(to: nodes[index]) }
+            }
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
     }
 }

@@ -11,7 +11,10 @@
 /// The summary section is read without decompressing anything; the query columns are decoded for
 /// statistics (from version 5 in groups of consecutive blocks, so a block is decoded with a few
 /// neighbours, not the whole chunk); the detail section only for sample listings.
-package struct ChunkFile: Sendable {
+///
+/// A class: a loaded chunk is shared by every query that reads it, and handing one out then
+/// costs one reference count, not one for each of its arrays.
+package final class ChunkFile: Sendable {
     /// The magic bytes at the start of every chunk file.
     static let magic: [UInt8] = Array("CDNCHUNK".utf8)
 
@@ -27,6 +30,9 @@ package struct ChunkFile: Sendable {
     package let blocks: [SampleSummary]
     /// The rows of each block.
     package let blockRows: [Range<Int>]
+    /// Each block's earliest start, side by side: a scan searches them for an interval's last
+    /// block, which over the summaries themselves (some 200 bytes apart) missed the cache at each step.
+    package let blockStarts: [Int64]
     /// The block summaries merged in aligned runs of blocks, derived when the file is opened.
     package let pyramid: SummaryPyramid
     /// The file's bytes, the query and detail columns compressed in them.
@@ -187,6 +193,7 @@ package struct ChunkFile: Sendable {
             throw CadenceError(.corruptFile, "the summary does not match the chunk's row count", path: path)
         }
         blockRows = ranges
+        blockStarts = blocks.map(\.minimumStart)
         pyramid = SummaryPyramid(blocks: blocks)
         if version >= 5 {
             query = .groups(try Self.readQueryDirectory(&reader, blockCount: blockCount))

@@ -29,7 +29,13 @@ func concurrentMap<T, R, E: Error>(_ items: [T], parallelism: Int, _ body: (T) t
     }
     var results: [R] = []
     results.reserveCapacity(items.count)
-    for slot in slots.values() { results.append(try slot.get()) }
+    for slot in slots.takeValues() {
+        // Consumed, so a result's arrays move into the array returned rather than being retained.
+        switch consume slot {
+        case .success(let value): results.append(value)
+        case .failure(let error): throw error
+        }
+    }
     return results
 }
 
@@ -47,7 +53,15 @@ final class ResultSlots<T>: @unchecked Sendable {
         lock.unlock()
     }
 
-    func values() -> [T] { storage.compactMap { $0 } }
+    /// The values set, in order of index, moved out: the slots are empty after.
+    func takeValues() -> [T] {
+        var values: [T] = []
+        values.reserveCapacity(storage.count)
+        for index in storage.indices {
+            if let value = storage[index].take() { values.append(value) }
+        }
+        return values
+    }
 }
 
 /// Wraps a value that is shared read-only across `concurrentPerform` iterations.
