@@ -136,8 +136,10 @@ struct HourSummaryTests {
             let plan = try CollectionPlan(query, snapshot: snapshot)
             let aggregator = Aggregator(snapshot: snapshot, type: .heartRate, predicate: .all, options: .discreteAverage,
                                         edges: plan.edges.edges, sourcePriority: nil)
-            return try type.scan(aggregator.plan(for: type, separate: false), parallelism: 1) { portion in
-                portion.blocks.filter { $0.hourSummaries != nil }.count
+            return try type.scan(aggregator.plan(for: type, separate: false), parallelism: 1) { run in
+                var count = 0
+                try run.forEach { portion in count += portion.blocks.filter { $0.hourSummaries != nil }.count }
+                return count
             }.reduce(0, +)
         }
         let wholeHours = try hourAnswered("Europe/London", anchor: Self.bases[0])

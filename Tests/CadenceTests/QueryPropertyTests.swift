@@ -26,9 +26,10 @@ struct QueryPropertyTests {
 
     /// Random samples of one type over 40 days around the spring DST changes, saved in random
     /// batches into a store with small chunks, with some deleted; returns the survivors.
-    static func makeStore(type: QuantityType, seed: UInt64, total: Int = 4_000) throws -> (HealthStore, [ReferenceSample]) {
+    static func makeStore(type: QuantityType, seed: UInt64, total: Int = 4_000,
+                          chunkCapacity: Int = 1_500) throws -> (HealthStore, [ReferenceSample]) {
         var random = TestRandom(seed: seed)
-        let store = HealthStore.inMemory(chunkCapacity: 1_500, flushThreshold: 2_000)
+        let store = HealthStore.inMemory(chunkCapacity: chunkCapacity, flushThreshold: 2_000)
         let base: Int64 = 1_709_251_200_000_000  // 2024-03-01T00:00:00Z
         let span: Int64 = 40 * 86_400_000_000
         var reference: [ReferenceSample] = []
@@ -232,6 +233,32 @@ struct SplitChunkTests {
     func splitChunks(seed: UInt64) throws {
         let (store, samples) = try QueryPropertyTests.makeStore(type: .stepCount, seed: seed, total: 6_000)
         try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    /// Many small chunks: the scan hands each worker runs of several chunks, so one partial
+    /// covers many chunks' intervals (and serially, too).
+    @Test("Runs of many chunks give the serial results and the reference's merged sums", arguments: [UInt64(45)])
+    func runsOfChunks(seed: UInt64) throws {
+        let (store, samples) = try QueryPropertyTests.makeStore(type: .stepCount, seed: seed, total: 6_000, chunkCapacity: 150)
+        let chunkCount = try #require(store.snapshot().types[QuantityType.stepCount.identifier]).chunks.count
+        #expect(chunkCount > 2 * TypeSnapshot.portionsPerWorker, "\(chunkCount) chunks")
+        try checkSplit(store: store, samples: samples, seed: seed)
+    }
+
+    @Test("Portions are split into consecutive runs, at most as many as wanted")
+    func portionRuns() {
+        for count in [0, 1, 5, 16, 17, 40, 1_000] {
+            for wanted in [1, 8, 16] {
+                let runs = TypeSnapshot.runs(of: count, wanted: wanted)
+                #expect(runs.count == min(count, wanted), "\(count) portions, \(wanted) wanted")
+                #expect(runs.allSatisfy { !$0.isEmpty })
+                #expect(runs.first?.lowerBound ?? 0 == 0)
+                #expect(runs.last?.upperBound ?? 0 == count)
+                #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+                // Nearly equal: no run longer than another by more than one portion.
+                #expect((runs.map(\.count).max() ?? 0) - (runs.map(\.count).min() ?? 0) <= 1)
+            }
+        }
     }
 
     /// Chunks in time order: the gathered rows are in order without sorting, so the parts' rows

@@ -143,8 +143,13 @@ struct SummaryPyramidTests {
             let plan = try CollectionPlan(query, snapshot: snapshot)
             let aggregator = Aggregator(snapshot: snapshot, type: .heartRate, predicate: .all, options: .discreteAverage,
                                         edges: plan.edges.edges, sourcePriority: nil)
-            let counts = try type.scan(aggregator.plan(for: type, separate: false), parallelism: 1) { portion in
-                (portion.blocks.filter { $0.pyramidNode != nil }.count, portion.blocks.count)
+            let counts = try type.scan(aggregator.plan(for: type, separate: false), parallelism: 1) { run in
+                var counts = (0, 0)
+                try run.forEach { portion in
+                    counts.0 += portion.blocks.filter { $0.pyramidNode != nil }.count
+                    counts.1 += portion.blocks.count
+                }
+                return counts
             }
             return (counts.map(\.0).reduce(0, +), counts.map(\.1).reduce(0, +))
         }

@@ -73,4 +73,18 @@ package struct ProvenanceSet: Sendable, Hashable, RandomAccessCollection, Expres
         }
         return ProvenanceSet(ascending: merged)
     }
+
+    /// The one source of the numbers, by `sourceOfProvenance` (a source index for each number),
+    /// or `nil` when they have several, none, or a number with no source.
+    ///
+    /// - Complexity: O(*n*).
+    package func singleSource(in sourceOfProvenance: [Int32]) -> Int? {
+        guard let first, Int(first) < sourceOfProvenance.count else { return nil }
+        let source = sourceOfProvenance[Int(first)]
+        for index in indices.dropFirst()
+        where Int(self[index]) >= sourceOfProvenance.count || sourceOfProvenance[Int(self[index])] != source {
+            return nil
+        }
+        return Int(source)
+    }
 }

@@ -5,39 +5,56 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The per-portion kernel: each portion of a scan becomes partial interval accumulators.
+/// The per-run kernel: each run of portions of a scan becomes partial interval accumulators.
 extension Aggregator {
-    /// What one portion contributes: accumulators for the intervals it touches, from `first` on.
+    /// What one run of portions contributes: accumulators for the intervals it touches, from `first` on.
     struct Partial {
         var first = 0
         var merged: [StatisticsAccumulator] = []
         var perSource: [Int: [StatisticsAccumulator]] = [:]
         /// Which merge ranks the selected samples have (merging is needed only for two or more).
         var ranksSeen: [Bool] = []
-        /// The selected rows, for the time sweep (only gathered when it may be needed).
-        var sweepColumns = SweepColumns()
+        /// The selected rows of each portion, for the time sweep (only gathered when it may be needed).
+        var sweepColumns: [SweepColumns] = []
         /// Which sources contributed.
         var sourcesSeen: [Bool] = []
     }
 
-    /// Accumulates one portion: blocks answered by their summaries are added whole, decoded blocks
-    /// row by row by one ``IntervalKernel``; with `gatherRows`, the portion's selected rows are
-    /// also kept for the sweep.
-    func accumulate(_ portion: ScanPortion, selection: RowSelection, separate: Bool, gatherRows: Bool) -> Partial {
+    /// Accumulates a run of portions into one partial: blocks answered by their summaries are
+    /// added whole, decoded blocks row by row, by one ``IntervalKernel`` for the intervals the run
+    /// touches; with `gatherRows`, each portion's selected rows are also kept for the sweep.
+    ///
+    /// - Throws: What reading a chunk throws.
+    func accumulate(_ run: ScanPortionRun, selection: RowSelection, separate: Bool, gatherRows: Bool) throws -> Partial {
         let intervals = IntervalLookup(edges: edges)
-        guard let range = intervals.range(of: portion.summary) else {
+        guard let range = intervals.range(from: run.minimumStart, to: run.maximumEnd) else {
             return Partial(ranksSeen: [Bool](repeating: false, count: ranking.rankCount),
                            sourcesSeen: [Bool](repeating: false, count: ranking.sources.count))
         }
         var kernel = IntervalKernel(edges: edges, range: range, style: type.aggregationStyle, separate: separate,
                                     ranking: ranking)
+        var sweepColumns: [SweepColumns] = []
+        // Portions come in order of start: the interval of a summary is found from the previous one's.
+        var position = range.lowerBound
+        try run.forEach { portion in
+            add(portion, intervals, &position, selection: selection, separate: separate, to: &kernel)
+            if gatherRows {
+                sweepColumns.append(SweepColumns(gathering: portion, selection: selection, ranking: ranking,
+                                                 keepsSources: separate))
+            }
+        }
+        return Partial(first: kernel.first, merged: kernel.merged, perSource: kernel.perSource,
+                       ranksSeen: kernel.ranksSeen, sweepColumns: sweepColumns, sourcesSeen: kernel.sourcesSeen)
+    }
+
+    /// Adds one portion's blocks to `kernel`; `position` is the interval of the last summary added.
+    private func add(_ portion: ScanPortion, _ intervals: IntervalLookup, _ position: inout Int, selection: RowSelection,
+                     separate: Bool, to kernel: inout IntervalKernel) {
         // A portion of one provenance, none entered by a person, has one source and one rank: they
         // are marked once for it rather than for each summary answered.
         let marksOnce = portion.summary.provenances.count == 1 && portion.summary.userEnteredCount == 0
         var answered = false
         portion.summaries.withUnsafeBufferPointer { summaries in
-            // Blocks come in order of start: the interval of a summary is found from the previous one's.
-            var position = range.lowerBound
             let pyramid = portion.pyramid
             for block in portion.blocks {
                 // A run of whole blocks answered by one merged summary.
@@ -71,12 +88,6 @@ extension Aggregator {
             ranking.markRanks(of: portion.summary, in: &kernel.ranksSeen)
             ranking.markSources(portion.summary, in: &kernel.sourcesSeen)
         }
-        var partial = Partial(first: kernel.first, merged: kernel.merged, perSource: kernel.perSource,
-                              ranksSeen: kernel.ranksSeen, sourcesSeen: kernel.sourcesSeen)
-        if gatherRows {
-            partial.sweepColumns = SweepColumns(gathering: portion, selection: selection, ranking: ranking, keepsSources: separate)
-        }
-        return partial
     }
 
     /// Adds a run the scan answered by its summary (which lies inside one interval), found from
@@ -88,7 +99,10 @@ extension Aggregator {
     private func addAnswered(_ summary: borrowing SampleSummary, _ intervals: IntervalLookup, _ position: inout Int,
                              separate: Bool, marks: Bool, to kernel: inout IntervalKernel) -> Bool {
         guard let interval = intervals.containing(summary, from: &position) else { return false }
-        kernel.add(summary.statistics, toInterval: interval, source: separate ? ranking.singleSource(summary) : nil)
+        // Read before the kernel changes: a summary lent across that call would be copied whole.
+        let source = separate ? ranking.singleSource(summary) : nil
+        let statistics = summary.statistics
+        kernel.add(statistics, toInterval: interval, source: source)
         if marks {
             ranking.markRanks(of: summary, in: &kernel.ranksSeen)
             ranking.markSources(summary, in: &kernel.sourcesSeen)

@@ -7,13 +7,13 @@
 
 import Foundation
 
-/// Runs statistics over a snapshot: plans a scan of the type's storage, accumulates each portion the
-/// scan yields on its own core, merges the partials, and sweeps over time where sources must be
+/// Runs statistics over a snapshot: plans a scan of the type's storage, accumulates each run of
+/// portions the scan yields on its own core, merges the partials, and sweeps over time where sources must be
 /// merged.
 ///
 /// Two kernels (<doc:HowCadenceComputes#Intervals-and-contributions>, <doc:HowCadenceComputes#Merging-sources>):
-/// - *Per-portion accumulation* (``Aggregator/accumulate(_:selection:separate:gatherRows:)``): each portion of the
-///   scan produces partial ``StatisticsAccumulator``s for the intervals it touches; partials merge at
+/// - *Per-run accumulation* (``Aggregator/accumulate(_:selection:separate:gatherRows:)``): each run of
+///   portions of the scan produces partial ``StatisticsAccumulator``s for the intervals it touches; partials merge at
 ///   the end. Blocks that lie wholly inside one interval and are wholly selected come as summaries,
 ///   without decoding. This gives counts, prorated sums without merging, the discrete statistics
 ///   and most recent.
@@ -73,13 +73,8 @@ package struct Aggregator {
             needs.insert(.sequence)
         }
         plan.columns = needs
-        let intervals = IntervalLookup(edges: edges)
-        let ranking = ranking
-        plan.summaryAnswers = { summary, position in
-            guard let interval = intervals.containing(summary, from: &position),
-                  !separate || ranking.singleSource(summary) != nil else { return nil }
-            return intervals.edges[interval + 1]
-        }
+        plan.summaryAnswers = SummaryAnswers(intervals: IntervalLookup(edges: edges),
+                                             sourceOfProvenance: separate ? ranking.sourceOfProvenance : nil)
         return plan
     }
 
@@ -110,25 +105,32 @@ package struct Aggregator {
         let gatherRows = mayMerge || options.contains(.duration)
         var scanPlan = probe
         scanPlan.readsEveryRow = gatherRows
-        let partials = try typeSnapshot.scan(scanPlan, parallelism: parallelism, minimumPartRows: minimumPartRows) { portion in
-            accumulate(portion, selection: scanPlan.selection, separate: separate, gatherRows: gatherRows)
+        let partials = try typeSnapshot.scan(scanPlan, parallelism: parallelism, minimumPartRows: minimumPartRows) { run in
+            try accumulate(run, selection: scanPlan.selection, separate: separate, gatherRows: gatherRows)
         }
         var ranksSeen = [Bool](repeating: false, count: ranking.rankCount)
         output.merged = mergedPartials(partials, intervalCount: intervalCount)
-        for partial in partials {
-            for (source, accumulators) in partial.perSource {
-                for (offset, accumulator) in accumulators.enumerated() {
-                    output.perSource[source][partial.first + offset].merge(accumulator)
+        output.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count)
+        // Partials are read in place: a copy of one would retain each of its arrays.
+        partials.withUnsafeBufferPointer { partials in
+            for index in partials.indices {
+                for (source, accumulators) in partials[index].perSource {
+                    for (offset, accumulator) in accumulators.enumerated() {
+                        output.perSource[source][partials[index].first + offset].merge(accumulator)
+                    }
+                }
+                partials[index].ranksSeen.withUnsafeBufferPointer { seen in
+                    for rank in seen.indices where seen[rank] { ranksSeen[rank] = true }
+                }
+                partials[index].sourcesSeen.withUnsafeBufferPointer { seen in
+                    for source in seen.indices where seen[source] { output.sourcesSeen[source] = true }
                 }
             }
-            for (rank, seen) in partial.ranksSeen.enumerated() where seen { ranksSeen[rank] = true }
-            if output.sourcesSeen.isEmpty { output.sourcesSeen = [Bool](repeating: false, count: ranking.sources.count) }
-            for (source, seen) in partial.sourcesSeen.enumerated() where seen { output.sourcesSeen[source] = true }
         }
         let needsMerge = options.contains(.cumulativeSum) && !type.aggregationStyle.isDiscrete
             && ranksSeen.filter { $0 }.count > 1
         if needsMerge || options.contains(.duration) {
-            let sweep = sweepAll(SweepRows(partials.map(\.sweepColumns)), separate: separate)
+            let sweep = sweepAll(SweepRows(partials.flatMap(\.sweepColumns)), separate: separate)
             output.kind = .quantity(AggregationOutput.QuantityMeasures(
                 mergedSum: needsMerge ? sweep.sum : nil,
                 duration: options.contains(.duration) ? PerInterval(merged: sweep.duration, perSource: sweep.perSourceDuration) : nil))
@@ -155,13 +157,16 @@ package struct Aggregator {
                 let high = intervalCount * (slice + 1) / slices
                 let target = UnsafeMutableBufferPointer(rebasing: merged[low..<high])
                 target.initialize(repeating: StatisticsAccumulator())
-                for partial in partials {
-                    let first = max(low, partial.first)
-                    let end = min(high, partial.first &+ partial.merged.count)
-                    guard first < end else { continue }
-                    partial.merged.withUnsafeBufferPointer { accumulators in
-                        for interval in first..<end {
-                            target[interval &- low].merge(accumulators[interval &- partial.first])
+                partials.withUnsafeBufferPointer { partials in
+                    for index in partials.indices {
+                        let partialFirst = partials[index].first
+                        let first = max(low, partialFirst)
+                        let end = min(high, partialFirst &+ partials[index].merged.count)
+                        guard first < end else { continue }
+                        partials[index].merged.withUnsafeBufferPointer { accumulators in
+                            for interval in first..<end {
+                                target[interval &- low].merge(accumulators[interval &- partialFirst])
+                            }
                         }
                     }
                 }

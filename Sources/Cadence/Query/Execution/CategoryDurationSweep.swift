@@ -95,19 +95,21 @@ package struct CategoryDurationSweep {
         let track = track.map { Set($0.map(Double.init)) }
         let values = Set(values.map(Double.init))
         let ranking = ranking
-        let pieces = try stored.scan(plan, parallelism: parallelism) { portion -> [Row] in
+        let pieces = try stored.scan(plan, parallelism: parallelism) { run -> [Row] in
             var rows: [Row] = []
-            let columns = portion.columns
-            for block in portion.blocks {
-                guard let range = block.rows else { continue }
-                for row in range where (block.isWhollySelected || plan.selection.selects(columns, row))
-                    && track?.contains(columns.value[row]) != false {
-                    let provenance = Int(columns.provenance[row])
-                    let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
-                    guard rankIndex < ranking.rankOfProvenance.count else { continue }
-                    rows.append(Row(start: columns.start[row], end: columns.end[row],
-                                    rank: ranking.rankOfProvenance[rankIndex], source: ranking.sourceOfProvenance[provenance],
-                                    isInSet: values.contains(columns.value[row])))
+            try run.forEach { portion in
+                let columns = portion.columns
+                for block in portion.blocks {
+                    guard let range = block.rows else { continue }
+                    for row in range where (block.isWhollySelected || plan.selection.selects(columns, row))
+                        && track?.contains(columns.value[row]) != false {
+                        let provenance = Int(columns.provenance[row])
+                        let rankIndex = provenance * 2 + (columns.flags(at: row) & SampleFlags.userEntered != 0 ? 1 : 0)
+                        guard rankIndex < ranking.rankOfProvenance.count else { continue }
+                        rows.append(Row(start: columns.start[row], end: columns.end[row],
+                                        rank: ranking.rankOfProvenance[rankIndex], source: ranking.sourceOfProvenance[provenance],
+                                        isInSet: values.contains(columns.value[row])))
+                    }
                 }
             }
             return rows

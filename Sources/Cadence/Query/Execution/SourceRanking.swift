@@ -102,14 +102,7 @@ extension Array where Element == Int {
 extension SourceRanking {
     /// The single source of a run, or nil when it has several.
     func singleSource(_ summary: borrowing SampleSummary) -> Int? {
-        let provenances = summary.provenances
-        guard let first = provenances.first, Int(first) < sourceOfProvenance.count else { return nil }
-        let source = sourceOfProvenance[Int(first)]
-        for index in provenances.indices.dropFirst()
-        where Int(provenances[index]) >= sourceOfProvenance.count || sourceOfProvenance[Int(provenances[index])] != source {
-            return nil
-        }
-        return Int(source)
+        summary.provenances.singleSource(in: sourceOfProvenance)
     }
 
     /// Marks the sources of a run as seen.

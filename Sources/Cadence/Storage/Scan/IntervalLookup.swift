@@ -7,28 +7,38 @@
 
 /// Finds intervals among sorted integer edges (interval `j` is `[edges[j], edges[j + 1])`) by
 /// binary search: no calendar work per sample or block.
-struct IntervalLookup: Sendable {
-    let edges: [Int64]
+package struct IntervalLookup: Sendable {
+    /// The sorted edges.
+    package let edges: [Int64]
+
+    /// A lookup among `edges`, which must be sorted.
+    package init(edges: [Int64]) { self.edges = edges }
 
     /// The number of intervals.
-    var count: Int { max(edges.count - 1, 0) }
+    package var count: Int { max(edges.count - 1, 0) }
 
     /// The number of edges `<= time`.
     @inline(__always)
-    func upperBound(_ time: Int64) -> Int {
+    package func upperBound(_ time: Int64) -> Int {
         edges.withUnsafeBufferPointer { edges in edges.partitionPoint { $0 > time } }
     }
 
     /// The first and last interval a run of samples can touch, or nil when it touches none.
     @inline(__always)
-    func range(of summary: SampleSummary) -> ClosedRange<Int>? {
-        let first = max(upperBound(summary.minimumStart) - 1, 0)
-        let last = min(upperBound(summary.maximumEnd) - 1, count - 1)
+    package func range(of summary: SampleSummary) -> ClosedRange<Int>? {
+        range(from: summary.minimumStart, to: summary.maximumEnd)
+    }
+
+    /// The first and last interval samples starting at or after `minimumStart` and ending by
+    /// `maximumEnd` can touch, or nil when they touch none.
+    package func range(from minimumStart: Int64, to maximumEnd: Int64) -> ClosedRange<Int>? {
+        let first = max(upperBound(minimumStart) - 1, 0)
+        let last = min(upperBound(maximumEnd) - 1, count - 1)
         return first <= last ? first...last : nil
     }
 
     /// The interval that wholly contains a run (zero-length samples at the run's end included), if any.
-    func containing(_ summary: SampleSummary) -> Int? {
+    package func containing(_ summary: SampleSummary) -> Int? {
         var position = -1
         return containing(summary, from: &position)
     }
@@ -39,7 +49,7 @@ struct IntervalLookup: Sendable {
     ///
     /// - Complexity: O(1) amortised over runs in order of start; O(log *m*) otherwise.
     @inline(__always)
-    func containing(_ summary: borrowing SampleSummary, from position: inout Int) -> Int? {
+    package func containing(_ summary: borrowing SampleSummary, from position: inout Int) -> Int? {
         let start = summary.minimumStart
         if position < 0 || position >= edges.count || edges[position] > start {
             position = upperBound(start) - 1

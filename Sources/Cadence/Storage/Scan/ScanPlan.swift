@@ -40,14 +40,9 @@ package struct ScanPlan: Sendable {
     /// have other explicit UUIDs is passed over without decoding its details, and of a chunk that
     /// holds some, only the rows that have them are decoded.
     package var uuids: Set<UUID>?
-    /// Whether a wholly selected block's summary answers for its rows (for a collection: the
-    /// block lies inside one interval); `nil` never uses summaries.
-    ///
-    /// It returns `nil` when the summary does not answer, else the time before which a later
-    /// run, starting after this one, must start to be answered together with it (for a
-    /// collection: the end of the interval). `position` is the caller's cursor, `-1` at first
-    /// and carried from call to call: runs asked about in order of start then cost no search.
-    package var summaryAnswers: (@Sendable (SampleSummary, inout Int) -> Int64?)?
+    /// When a wholly selected block's summary answers for its rows (for a collection: the block
+    /// lies inside one interval); `nil` never uses summaries.
+    package var summaryAnswers: SummaryAnswers?
 
     /// A plan that selects with `selection` and reads every row, summaries unused.
     package init(selection: RowSelection) { self.selection = selection }

@@ -52,23 +52,38 @@ extension TypeSnapshot {
     /// workers' shares are uneven (9 chunks on 2 workers take 5 and 4 chunks' time).
     static let portionsPerWorker = 8
 
-    /// Reads what `plan` needs, portion by portion on `parallelism` cores, and maps each portion with
-    /// `body`, keeping the portions' order (by first start).
+    /// Reads what `plan` needs on `parallelism` cores, in runs of consecutive portions, and maps
+    /// each run with `body`, keeping the runs' order (portions by first start).
     ///
     /// Portions the plan cannot use are pruned by their summaries; a wholly selected chunk whose
     /// summary answers is not read at all; other chunks decode only the blocks whose summaries do
     /// not answer (all of them with ``ScanPlan/readsEveryRow``).
+    ///
+    /// A store of many chunks is read in a few runs of many chunks each (``portionsPerWorker`` a
+    /// worker), so that what a consumer spends on a run (its partial result, and merging it) is
+    /// spent a few times per query rather than once per chunk: a billion samples lie in some
+    /// 15,000 chunks. A store of few chunks has a run per chunk, or per part of one.
     ///
     /// - Parameter minimumPartRows: The fewest rows in a part of a chunk (each part of a chunk
     ///   file older than version 5 decompresses its chunk's whole query section again; tests lower
     ///   it to split small chunks).
     /// - Complexity: O(*c*) for *c* chunks plus the decoded rows, divided among the cores.
     package func scan<Partial>(_ plan: ScanPlan, parallelism: Int, minimumPartRows: Int = 16_384,
-                               _ body: (ScanPortion) throws -> Partial) throws -> [Partial] {
+                               _ body: (ScanPortionRun) throws -> Partial) throws -> [Partial] {
         let portions = portions(plan, parallelism: parallelism, minimumPartRows: minimumPartRows)
         // A summary is never an answer for a chunk file that is missing or has the wrong size.
         for case .chunk(let chunk, let part, _) in portions where part == 0 { try chunk.checkPresent() }
-        return try concurrentMap(portions, parallelism: parallelism) { portion in try body(try portion.read(plan)) }
+        let runs = Self.runs(of: portions.count, wanted: parallelism * Self.portionsPerWorker)
+        return try concurrentMap(runs, parallelism: parallelism) { run in
+            try body(ScanPortionRun(portions: portions[run], plan: plan))
+        }
+    }
+
+    /// `count` portions in consecutive runs: one a portion when there are at most `wanted`, else
+    /// `wanted` runs of nearly equal counts.
+    static func runs(of count: Int, wanted: Int) -> [Range<Int>] {
+        let runCount = count <= wanted ? count : max(wanted, 1)
+        return (0..<runCount).map { count * $0 / runCount..<count * ($0 + 1) / runCount }
     }
 
     /// Calls `body` for every selected row, chunks in the manifest's order then unflushed
@@ -121,8 +136,39 @@ extension TypeSnapshot {
     }
 }
 
+/// Consecutive portions of a scan, handed to one worker and read one at a time, in order.
+package struct ScanPortionRun {
+    fileprivate let portions: ArraySlice<PortionToRead>
+    fileprivate let plan: ScanPlan
+    /// The earliest start of the run's samples; for part of a chunk, its chunk's (a bound).
+    package let minimumStart: Int64
+    /// The latest end of the run's samples; for part of a chunk, its chunk's (a bound).
+    package let maximumEnd: Int64
+
+    fileprivate init(portions: ArraySlice<PortionToRead>, plan: ScanPlan) {
+        self.portions = portions
+        self.plan = plan
+        var minimumStart = Int64.max
+        var maximumEnd = Int64.min
+        for portion in portions {
+            minimumStart = min(minimumStart, portion.summary.minimumStart)
+            maximumEnd = max(maximumEnd, portion.summary.maximumEnd)
+        }
+        self.minimumStart = minimumStart
+        self.maximumEnd = maximumEnd
+    }
+
+    /// Reads each portion of the run and calls `body` with it, in order: a portion's decoded
+    /// columns are released before the next is read.
+    ///
+    /// - Throws: What reading a chunk throws (a missing or damaged file), or what `body` throws.
+    package func forEach(_ body: (ScanPortion) throws -> Void) throws {
+        for portion in portions { try body(try portion.read(plan)) }
+    }
+}
+
 /// A portion of work before it is read.
-private enum PortionToRead {
+fileprivate enum PortionToRead {
     /// Part `part` of `parts` of a chunk's blocks, split by rows (`parts` is 1 for the whole chunk).
     case chunk(ChunkHandle, part: Int, parts: Int)
     case head(HeadBatch)
@@ -168,10 +214,10 @@ private enum PortionToRead {
         // The blocks to decode, and where each is among the scan blocks.
         var decode: [Int] = []
         var decodePlaces: [Int] = []
-        // Read once, not once a block (each read retains the closure's context).
+        // Read once, not once a block (each read would retain its arrays).
         let summaryAnswers = plan.summaryAnswers
         let pyramid = file.pyramid
-        file.blocks.withUnsafeBufferPointer { summaries in
+        file.blockStarts.withUnsafeBufferPointer { starts in file.blocks.withUnsafeBufferPointer { summaries in
             var position = -1
             var index = partBlocks.lowerBound
             // Blocks [index, runEnd) start inside the interval the last answered block lies in.
@@ -185,14 +231,14 @@ private enum PortionToRead {
                     continue
                 }
                 let selectsAll = selection.selectsAll(summaries[index])
-                let answeredUntil = selectsAll ? summaryAnswers?(summaries[index], &position) : nil
+                let answeredUntil = selectsAll ? summaryAnswers?.end(of: summaries[index], from: &position) : nil
                 let answered = answeredUntil != nil
                 if let answeredUntil, !plan.readsEveryRow {
                     // The next block begins the next interval in the common case of intervals no
                     // longer than blocks (hourly): no search then.
                     let next = index + 1
-                    runEnd = next == partBlocks.upperBound || summaries[next].minimumStart >= answeredUntil ? next
-                        : summaries.partitionPoint(in: next..<partBlocks.upperBound) { $0.minimumStart >= answeredUntil }
+                    runEnd = next == partBlocks.upperBound || starts[next] >= answeredUntil ? next
+                        : starts.partitionPoint(in: next..<partBlocks.upperBound) { $0 >= answeredUntil }
                     if runEnd - index >= 2,
                        let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
                         scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
@@ -205,7 +251,7 @@ private enum PortionToRead {
                 var hours: [SampleSummary]?
                 if !answered, let summaryAnswers,
                    let hourSummaries = file.hourSummaries?.summaries(ofBlock: index),
-                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers($0, &position) != nil }) {
+                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers.end(of: $0, from: &position) != nil }) {
                     hours = hourSummaries
                 }
                 if plan.readsEveryRow || (!answered && hours == nil) {
@@ -216,7 +262,7 @@ private enum PortionToRead {
                                             isAnsweredBySummary: answered, hourSummaries: hours))
                 index += 1
             }
-        }
+        } }
         var columns = SampleColumns()
         var decodedRows = 0..<0
         if !decode.isEmpty {
@@ -244,7 +290,7 @@ private enum PortionToRead {
     /// Whether `summary` answers for its rows by itself, asked with no cursor.
     private static func answersWhole(_ summary: SampleSummary, _ plan: ScanPlan) -> Bool {
         var position = -1
-        return plan.summaryAnswers?(summary, &position) != nil
+        return plan.summaryAnswers?.end(of: summary, from: &position) != nil
     }
 
     /// The largest node of `pyramid` that starts at block `first`, lies within blocks
@@ -254,7 +300,7 @@ private enum PortionToRead {
     ///
     /// - Complexity: O(log *b*) checks of summaries.
     private static func answeringNode(_ pyramid: SummaryPyramid, from first: Int, to end: Int, _ selection: RowSelection,
-                                      _ summaryAnswers: (@Sendable (SampleSummary, inout Int) -> Int64?)?,
+                                      _ summaryAnswers: SummaryAnswers?,
                                       _ position: inout Int) -> (place: Int, blocks: Int)? {
         guard let summaryAnswers else { return nil }
         // The highest level whose node at `first` is aligned there and ends by `end`.
@@ -262,7 +308,7 @@ private enum PortionToRead {
                         Int.bitWidth - 1 - (end - first).leadingZeroBitCount)
         while level >= 1 {
             if let place = pyramid.node(level: level, index: first >> level),
-               selection.selectsAll(pyramid[place]), summaryAnswers(pyramid[place], &position) != nil {
+               selection.selectsAll(pyramid[place]), summaryAnswers.end(of: pyramid[place], from: &position) != nil {
                 return (place, 1 << level)
             }
             level -= 1
