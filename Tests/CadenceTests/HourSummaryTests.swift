@@ -138,7 +138,7 @@ struct HourSummaryTests {
                                         edges: plan.edges.edges, sourcePriority: nil)
             return try type.scan(aggregator.plan(for: type, separate: false), parallelism: 1) { run in
                 var count = 0
-                try run.forEach { portion in count += portion.blocks.filter { $0.hourSummaries != nil }.count }
+                try run.forEach { portion in count += portion.blocks.filter(\.isAnsweredByHours).count }
                 return count
             }.reduce(0, +)
         }

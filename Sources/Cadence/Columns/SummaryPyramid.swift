@@ -76,6 +76,14 @@ package struct SummaryPyramid: Sendable {
         }
     }
 
+    /// Calls `body` with the node at `place` where it lies, for a hot loop that changes other
+    /// values while it reads the node (a node lent as a value across such changes is copied).
+    @inline(__always)
+    package func withNode<Result>(_ place: Int, _ body: (UnsafePointer<SampleSummary>) throws -> Result) rethrows -> Result {
+        precondition(place >= 0 && place < nodes.count, "a pyramid node out of range")
+        return try withExtendedLifetime(nodes) { try body(UnsafePointer(nodes.base + place)) }
+    }
+
     /// The nodes in one allocation of their own, so that a node is read where it lies (an
     /// array's subscript returns a copy, which retains and copies some 200 bytes a node).
     private final class NodeStorage: @unchecked Sendable {

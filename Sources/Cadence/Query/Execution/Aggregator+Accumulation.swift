@@ -55,19 +55,25 @@ extension Aggregator {
         let marksOnce = portion.summary.provenances.count == 1 && portion.summary.userEnteredCount == 0
         var answered = false
         portion.summaries.withUnsafeBufferPointer { summaries in
+            // A portion without block summaries has no blocks.
+            guard let firstSummary = summaries.baseAddress else { return }
             let pyramid = portion.pyramid
             for block in portion.blocks {
                 // A run of whole blocks answered by one merged summary.
                 if let node = block.pyramidNode, let pyramid {
-                    answered = addAnswered(pyramid[node], intervals, &position, separate: separate, marks: !marksOnce,
-                                           to: &kernel) || answered
+                    answered = pyramid.withNode(node) {
+                        addAnswered($0, intervals, &position, separate: separate, marks: !marksOnce, to: &kernel)
+                    } || answered
                 } else if block.isAnsweredBySummary {
-                    answered = addAnswered(summaries[block.index], intervals, &position, separate: separate, marks: !marksOnce,
-                                           to: &kernel) || answered
-                } else if let hours = block.hourSummaries {
-                    for hour in hours.indices {
-                        answered = addAnswered(hours[hour], intervals, &position, separate: separate, marks: !marksOnce,
-                                               to: &kernel) || answered
+                    answered = addAnswered(firstSummary + block.index, intervals, &position, separate: separate,
+                                           marks: !marksOnce, to: &kernel) || answered
+                } else if block.isAnsweredByHours, let hours = portion.hourSummaries?.summaries(ofBlock: block.index) {
+                    hours.withUnsafeBufferPointer { hours in
+                        guard let firstHour = hours.baseAddress else { return }
+                        for hour in hours.indices {
+                            answered = addAnswered(firstHour + hour, intervals, &position, separate: separate,
+                                                   marks: !marksOnce, to: &kernel) || answered
+                        }
                     }
                 } else if let rows = block.rows {
                     let summary = summaries[block.index]
@@ -92,20 +98,21 @@ extension Aggregator {
 
     /// Adds a run the scan answered by its summary (which lies inside one interval), found from
     /// `position` on, marking its sources and ranks as seen when `marks`; returns whether it
-    /// lay in an interval. The summary is read in place (copying one costs more than adding it),
-    /// and the cursor and kernel are passed rather than captured, so no access to them is checked
-    /// at run time.
+    /// lay in an interval.
+    ///
+    /// The summary is read where it lies, through a pointer: a summary lent as a value across
+    /// the kernel's changes is first copied whole (168 bytes and a retain, more than adding it
+    /// costs). The cursor and kernel are passed rather than captured, so no access to them is
+    /// checked at run time.
     @inline(__always)
-    private func addAnswered(_ summary: borrowing SampleSummary, _ intervals: IntervalLookup, _ position: inout Int,
+    private func addAnswered(_ summary: UnsafePointer<SampleSummary>, _ intervals: IntervalLookup, _ position: inout Int,
                              separate: Bool, marks: Bool, to kernel: inout IntervalKernel) -> Bool {
-        guard let interval = intervals.containing(summary, from: &position) else { return false }
-        // Read before the kernel changes: a summary lent across that call would be copied whole.
-        let source = separate ? ranking.singleSource(summary) : nil
-        let statistics = summary.statistics
-        kernel.add(statistics, toInterval: interval, source: source)
+        guard let interval = intervals.containing(summary.pointee, from: &position) else { return false }
+        kernel.add(summary.pointee.statistics, toInterval: interval,
+                   source: separate ? ranking.singleSource(summary.pointee) : nil)
         if marks {
-            ranking.markRanks(of: summary, in: &kernel.ranksSeen)
-            ranking.markSources(summary, in: &kernel.sourcesSeen)
+            ranking.markRanks(of: summary.pointee, in: &kernel.ranksSeen)
+            ranking.markSources(summary.pointee, in: &kernel.sourcesSeen)
         }
         return true
     }

@@ -23,6 +23,8 @@ package struct ScanPortion {
     package let decodedRows: Range<Int>
     /// The merged summaries a ``ScanBlock/pyramidNode`` names (those of the portion's chunk).
     package var pyramid: SummaryPyramid? = nil
+    /// The hour summaries of the portion's chunk, for blocks ``ScanBlock/isAnsweredByHours``.
+    package var hourSummaries: HourSummaries? = nil
 }
 
 /// A block of a scan: whole UTC hours of samples in a chunk (see ``ColumnCodec/blockBoundaries(_:)``),
@@ -37,10 +39,10 @@ package struct ScanBlock {
     /// Whether the summary answers for the block (``ScanPlan/summaryAnswers`` accepted it and it
     /// is wholly selected): the consumer uses the summary, not the rows.
     package let isAnsweredBySummary: Bool
-    /// When the block's summary does not answer but its hour summaries do (each wholly selected
-    /// and accepted by ``ScanPlan/summaryAnswers``), those summaries, holding every row of the
-    /// block once: the consumer uses them, not the rows.
-    package var hourSummaries: [SampleSummary]? = nil
+    /// Whether, the block's summary not answering, its hour summaries do (each wholly selected
+    /// and accepted by ``ScanPlan/summaryAnswers``): they hold every row of the block once
+    /// (``ScanPortion/hourSummaries``), and the consumer uses them, not the rows.
+    package var isAnsweredByHours = false
     /// When the block is answered by a node of ``ScanPortion/pyramid`` rather than by its own
     /// summary, the node's place: the scan block then stands for the node's run of blocks, from
     /// ``index`` on.
@@ -248,18 +250,19 @@ fileprivate enum PortionToRead {
                     }
                 }
                 // A block across an interval edge may still be answered hour by hour.
-                var hours: [SampleSummary]?
+                var hours = false
                 if !answered, let summaryAnswers,
-                   let hourSummaries = file.hourSummaries?.summaries(ofBlock: index),
-                   hourSummaries.allSatisfy({ selection.selectsAll($0) && summaryAnswers.end(of: $0, from: &position) != nil }) {
-                    hours = hourSummaries
+                   let hourSummaries = file.hourSummaries?.summaries(ofBlock: index) {
+                    hours = hourSummaries.allSatisfy {
+                        selection.selectsAll($0) && summaryAnswers.end(of: $0, from: &position) != nil
+                    }
                 }
-                if plan.readsEveryRow || (!answered && hours == nil) {
+                if plan.readsEveryRow || (!answered && !hours) {
                     decode.append(index)
                     decodePlaces.append(scanBlocks.count)
                 }
-                scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll || hours != nil,
-                                            isAnsweredBySummary: answered, hourSummaries: hours))
+                scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: selectsAll || hours,
+                                            isAnsweredBySummary: answered, isAnsweredByHours: hours))
                 index += 1
             }
         } }
@@ -284,7 +287,8 @@ fileprivate enum PortionToRead {
             decodedRows = first.lowerBound..<last.upperBound
         }
         return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: columns, blocks: scanBlocks,
-                           isSortedByStart: true, decodedRows: decodedRows, pyramid: file.pyramid)
+                           isSortedByStart: true, decodedRows: decodedRows, pyramid: file.pyramid,
+                           hourSummaries: file.hourSummaries)
     }
 
     /// Whether `summary` answers for its rows by itself, asked with no cursor.
