@@ -1077,15 +1077,21 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+#: The line that begins the part of a results section other commands measured, kept as it is.
+SEPARATELY_MEASURED = "Measured separately"
+
+
 def replace_results_section(path: Path, body: str) -> None:
-    """Replaces what follows the '## Results' heading of a Markdown file, up to the next '## ' heading."""
+    """Replaces what follows the '## Results' heading of a Markdown file, up to the next '## ' heading
+    or to a paragraph beginning "Measured separately" (figures other commands measured), which is kept."""
     lines = path.read_text().split("\n")
     try:
         start = lines.index("## Results")
     except ValueError:
         raise SystemExit(f"{path} has no '## Results' heading to rewrite")
     end = next((index for index in range(start + 1, len(lines)) if lines[index].startswith("## ")), len(lines))
-    tail = [""] + lines[end:] if end < len(lines) else [""]
+    kept = next((index for index in range(start + 1, end) if lines[index].startswith(SEPARATELY_MEASURED)), end)
+    tail = [""] + lines[kept:] if kept < len(lines) else [""]
     path.write_text("\n".join(lines[:start + 1] + body.rstrip("\n").split("\n") + tail))
 
 
