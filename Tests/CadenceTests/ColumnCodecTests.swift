@@ -97,6 +97,32 @@ struct ColumnCodecTests {
         }
     }
 
+    /// A scan decodes chunk after chunk into the same columns' buffers: what a decode leaves
+    /// must not depend on what they held, larger or smaller, with or without flags and sequences.
+    @Test("Decoding into columns that held an earlier decode gives what decoding into fresh ones gives",
+          arguments: [UInt64(14), 15])
+    func decodingIntoReusedColumns(seed: UInt64) throws {
+        var columns = Self.randomColumns(count: 3_000, seed: seed).sortedByStart()
+        columns.flags = (0..<columns.count).map { $0 < 40 && $0 % 3 == 0 ? SampleFlags.userEntered : 0 }
+        let encoded = try ChunkFile.encode(columns, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", style: .discreteArithmetic)
+        let file = try ChunkFile(bytes: encoded.bytes, path: "test")
+        let subsets = [Array(file.blocks.indices), Array(file.blocks.indices.suffix(2)), [0], Array(file.blocks.indices.reversed())]
+        let needsList: [ColumnCodec.QueryColumnNeeds] = [.all, [], .provenance, .sequence]
+        var reused = SampleColumns()
+        for (step, subset) in (subsets + subsets.reversed()).enumerated() {
+            let needs = needsList[step % needsList.count]
+            var fresh = SampleColumns()
+            try file.decodeQueryBlocks(subset, needs: needs, into: &fresh)
+            var target = SampleColumns()
+            target.takeQueryBuffers(from: &reused)
+            try file.decodeQueryBlocks(subset, needs: needs, into: &target)
+            #expect(target.start == fresh.start && target.end == fresh.end && target.flags == fresh.flags, "step \(step)")
+            #expect(target.value.map(\.bitPattern) == fresh.value.map(\.bitPattern), "step \(step)")
+            #expect(target.provenance == fresh.provenance && target.sequence == fresh.sequence, "step \(step)")
+            reused.takeQueryBuffers(from: &target)
+        }
+    }
+
     @Test("A regular block (equal steps of start, sequence and value) packs every column in zero bits")
     func regularBlockPacksInZeroBits() throws {
         var columns = SampleColumns()

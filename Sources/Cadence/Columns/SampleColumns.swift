@@ -58,6 +58,18 @@ package struct SampleColumns: Sendable {
     package var count: Int { start.count }
     package var isEmpty: Bool { start.isEmpty }
 
+    /// Takes `other`'s query column arrays (start, end, value, provenance, sequence and flags) for
+    /// their buffers, leaving them empty in `other`: a decoder refilling them reuses that memory.
+    package mutating func takeQueryBuffers(from other: inout SampleColumns) {
+        swap(&start, &other.start)
+        swap(&end, &other.end)
+        swap(&value, &other.value)
+        swap(&provenance, &other.provenance)
+        swap(&sequence, &other.sequence)
+        swap(&flags, &other.flags)
+        other = SampleColumns()
+    }
+
     package mutating func reserveCapacity(_ capacity: Int) {
         start.reserveCapacity(capacity)
         end.reserveCapacity(capacity)

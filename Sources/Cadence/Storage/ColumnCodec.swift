@@ -349,39 +349,41 @@ package enum ColumnCodec {
             offset += block.rows
         }
         let rows = offset
-        columns.start = [Int64](unsafeUninitializedCapacity: rows) { starts, initialized in
-            for block in encoded { block.decodeStarts(into: starts) }
-            initialized = rows
-        }
-        columns.end = try columns.start.withUnsafeBufferPointer { starts in
-            try [Int64](unsafeUninitializedCapacity: rows) { ends, initialized in
+        refill(&columns.start, count: rows, zero: 0) { starts in for block in encoded { block.decodeStarts(into: starts) } }
+        try columns.start.withUnsafeBufferPointer { starts in
+            try refill(&columns.end, count: rows, zero: 0) { ends in
                 for block in encoded { try block.decodeEnds(starts: starts, into: ends) }
-                initialized = rows
             }
         }
-        columns.value = [Double](unsafeUninitializedCapacity: rows) { values, initialized in
-            for block in encoded { block.decodeValues(into: values) }
-            initialized = rows
-        }
+        refill(&columns.value, count: rows, zero: 0) { values in for block in encoded { block.decodeValues(into: values) } }
         // Columns the reader does not need are zero.
-        columns.provenance = needs.contains(.provenance)
-            ? try [UInt32](unsafeUninitializedCapacity: rows) { provenances, initialized in
-                for block in encoded { try block.decodeProvenances(into: provenances) }
-                initialized = rows
-            }
-            : [UInt32](repeating: 0, count: rows)
-        columns.sequence = needs.contains(.sequence)
-            ? [Int64](unsafeUninitializedCapacity: rows) { sequences, initialized in
+        try refill(&columns.provenance, count: rows, zero: 0) { provenances in
+            guard needs.contains(.provenance) else { return }
+            for block in encoded { try block.decodeProvenances(into: provenances) }
+        }
+        if needs.contains(.sequence) {
+            refill(&columns.sequence, count: rows, zero: 0) { sequences in
                 for block in encoded { block.decodeSequences(into: sequences) }
-                initialized = rows
             }
-            : []
-        columns.flags = encoded.contains { $0.flags != nil }
-            ? [UInt8](unsafeUninitializedCapacity: rows) { flags, initialized in
-                for block in encoded { block.decodeFlags(into: flags) }
-                initialized = rows
-            }
-            : []
+        } else {
+            columns.sequence.removeAll(keepingCapacity: true)
+        }
+        if encoded.contains(where: { $0.flags != nil }) {
+            refill(&columns.flags, count: rows, zero: 0) { flags in for block in encoded { block.decodeFlags(into: flags) } }
+        } else {
+            columns.flags.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Makes `column` `count` zeros and lets `body` write them, in the column's own buffer when it
+    /// holds the only reference and has room: a scan decoding chunk after chunk into the same
+    /// columns then touches memory it already has, where fresh arrays of a few hundred kilobytes
+    /// each were returned to the system and faulted back in, chunk after chunk.
+    private static func refill<Element>(_ column: inout [Element], count: Int, zero: Element,
+                                        _ body: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
+        column.removeAll(keepingCapacity: true)
+        column.append(contentsOf: repeatElement(zero, count: count))
+        try column.withUnsafeMutableBufferPointer { try body($0) }
     }
 
     /// Whether a detail section holds the device address column, which format version 5 added

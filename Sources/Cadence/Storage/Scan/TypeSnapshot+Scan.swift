@@ -14,7 +14,7 @@ package struct ScanPortion {
     /// ``ScanBlock/index``.
     package let summaries: [SampleSummary]
     /// The decoded rows; empty when every block is answered by its summary.
-    package let columns: SampleColumns
+    package var columns: SampleColumns
     /// The portion's blocks, in order.
     package let blocks: [ScanBlock]
     /// Whether the rows are sorted by start (chunks are; unflushed batches are in save order).
@@ -106,7 +106,9 @@ extension TypeSnapshot {
         let portions = (chunks.map { PortionToRead.chunk($0, part: 0, parts: 1) } + head.map(PortionToRead.head))
             .filter { plan.mayMatch($0.summary) }
         for portion in portions {
-            let scanned = try portion.read(plan)
+            // The reader may keep the columns: each portion decodes into buffers of its own.
+            var fresh = SampleColumns()
+            let scanned = try portion.read(plan, reusing: &fresh)
             var selected: [Int] = []
             for block in scanned.blocks {
                 guard let rows = block.rows else { continue }
@@ -165,7 +167,13 @@ package struct ScanPortionRun {
     ///
     /// - Throws: What reading a chunk throws (a missing or damaged file), or what `body` throws.
     package func forEach(_ body: (ScanPortion) throws -> Void) throws {
-        for portion in portions { try body(try portion.read(plan)) }
+        // The last portion's decoded columns, whose buffers the next decodes into.
+        var spare = SampleColumns()
+        for portion in portions {
+            var read = try portion.read(plan, reusing: &spare)
+            try body(read)
+            spare.takeQueryBuffers(from: &read.columns)
+        }
     }
 }
 
@@ -182,7 +190,8 @@ fileprivate enum PortionToRead {
         }
     }
 
-    func read(_ plan: ScanPlan) throws -> ScanPortion {
+    /// Reads the portion; decoded query columns go into `spare`'s buffers (taken from it).
+    func read(_ plan: ScanPlan, reusing spare: inout SampleColumns) throws -> ScanPortion {
         switch self {
         case .head(let batch):
             let block = ScanBlock(index: 0, rows: 0..<batch.columns.count, isWhollySelected: false,
@@ -190,11 +199,12 @@ fileprivate enum PortionToRead {
             return ScanPortion(summary: batch.summary, summaries: [batch.summary], columns: batch.columns, blocks: [block],
                                isSortedByStart: false, decodedRows: 0..<batch.columns.count)
         case .chunk(let chunk, let part, let parts):
-            return try Self.read(chunk, part: part, parts: parts, plan)
+            return try Self.read(chunk, part: part, parts: parts, plan, reusing: &spare)
         }
     }
 
-    private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan) throws -> ScanPortion {
+    private static func read(_ chunk: ChunkHandle, part: Int, parts: Int, _ plan: ScanPlan,
+                             reusing spare: inout SampleColumns) throws -> ScanPortion {
         let selection = plan.selection
         // A whole chunk answered by its summary costs nothing to read.
         if parts == 1, !plan.readsEveryRow, selection.selectsAll(chunk.summary), answersWhole(chunk.summary, plan) {
@@ -273,6 +283,7 @@ fileprivate enum PortionToRead {
                 columns = try file.decodeAllColumns()
                 for (index, place) in zip(decode, decodePlaces) { scanBlocks[place].rows = file.blockRows[index] }
             } else {
+                columns.takeQueryBuffers(from: &spare)
                 try file.decodeQueryBlocks(decode, needs: plan.columns, into: &columns)
                 // Decoded blocks lie one after another in the columns, in order.
                 var offset = 0
