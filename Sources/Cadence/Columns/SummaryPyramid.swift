@@ -28,30 +28,26 @@ package struct SummaryPyramid: Sendable {
     ///
     /// - Complexity: O(*b*) merges for *b* blocks.
     package init(blocks: [SampleSummary]) {
-        var nodes: [SampleSummary] = []
-        nodes.reserveCapacity(blocks.count)
         var levelStart: [Int] = []
-        // The level below the one being built: the blocks, then the previous level's nodes.
-        var below: Range<Int>?
-        var belowCount = blocks.count
-        while belowCount >= 2 {
-            let start = nodes.count
-            levelStart.append(start)
-            for pair in 0..<belowCount / 2 {
-                var node: SampleSummary
-                if let below {
-                    node = nodes[below.lowerBound + 2 * pair]
-                    node.formUnion(nodes[below.lowerBound + 2 * pair + 1])
-                } else {
-                    node = blocks[2 * pair]
-                    node.formUnion(blocks[2 * pair + 1])
-                }
-                nodes.append(node)
-            }
-            below = start..<nodes.count
-            belowCount /= 2
+        var nodeCount = 0
+        var levelCount = blocks.count / 2
+        while levelCount >= 1 {
+            levelStart.append(nodeCount)
+            nodeCount += levelCount
+            levelCount /= 2
         }
-        self.nodes = NodeStorage(nodes)
+        // Each node is the union of two below it: the blocks for level 1, else the previous level's nodes.
+        nodes = NodeStorage(count: nodeCount) { base in
+            for (level, start) in levelStart.enumerated() {
+                let pairs = (level + 1 < levelStart.count ? levelStart[level + 1] : nodeCount) - start
+                let below = level == 0 ? nil : base + levelStart[level - 1]
+                for pair in 0..<pairs {
+                    var node = below.map { $0[2 * pair] } ?? blocks[2 * pair]
+                    node.formUnion(below.map { $0[2 * pair + 1] } ?? blocks[2 * pair + 1])
+                    (base + start + pair).initialize(to: node)
+                }
+            }
+        }
         self.levelStart = levelStart
         blockCount = blocks.count
     }
@@ -90,12 +86,11 @@ package struct SummaryPyramid: Sendable {
         let base: UnsafeMutablePointer<SampleSummary>
         let count: Int
 
-        init(_ nodes: [SampleSummary]) {
-            count = nodes.count
-            base = .allocate(capacity: max(nodes.count, 1))
-            nodes.withUnsafeBufferPointer { nodes in
-                for index in nodes.indices { (base + index).initialize(to: nodes[index]) }
-            }
+        /// Storage for `count` nodes, which `initialize` initialises, each once, in order.
+        init(count: Int, _ initialize: (UnsafeMutablePointer<SampleSummary>) -> Void) {
+            self.count = count
+            base = .allocate(capacity: max(count, 1))
+            initialize(base)
         }
 
         deinit {

@@ -23,12 +23,6 @@ package struct IntervalLookup: Sendable {
         edges.withUnsafeBufferPointer { edges in edges.partitionPoint { $0 > time } }
     }
 
-    /// The first and last interval a run of samples can touch, or nil when it touches none.
-    @inline(__always)
-    package func range(of summary: SampleSummary) -> ClosedRange<Int>? {
-        range(from: summary.minimumStart, to: summary.maximumEnd)
-    }
-
     /// The first and last interval samples starting at or after `minimumStart` and ending by
     /// `maximumEnd` can touch, or nil when they touch none.
     package func range(from minimumStart: Int64, to maximumEnd: Int64) -> ClosedRange<Int>? {
@@ -37,15 +31,9 @@ package struct IntervalLookup: Sendable {
         return first <= last ? first...last : nil
     }
 
-    /// The interval that wholly contains a run (zero-length samples at the run's end included), if any.
-    package func containing(_ summary: SampleSummary) -> Int? {
-        var position = -1
-        return containing(summary, from: &position)
-    }
-
-    /// The interval that wholly contains a run, as ``containing(_:)``, found by walking forward from
-    /// `position` (the interval of the previous run, updated): runs taken in order of start cost
-    /// no binary search.
+    /// The interval that wholly contains a run (zero-length samples at the run's end included), if
+    /// any, found by walking forward from `position` (the interval of the previous run, updated;
+    /// `-1` at first): runs taken in order of start cost no binary search.
     ///
     /// - Complexity: O(1) amortised over runs in order of start; O(log *m*) otherwise.
     @inline(__always)

@@ -162,8 +162,8 @@ package struct ScanPortionRun {
         self.maximumEnd = maximumEnd
     }
 
-    /// Reads each portion of the run and calls `body` with it, in order: a portion's decoded
-    /// columns are released before the next is read.
+    /// Reads each portion of the run and calls `body` with it, in order: the next portion decodes
+    /// into the buffers of the last one's columns (a copy `body` kept stays its own).
     ///
     /// - Throws: What reading a chunk throws (a missing or damaged file), or what `body` throws.
     package func forEach(_ body: (ScanPortion) throws -> Void) throws {
