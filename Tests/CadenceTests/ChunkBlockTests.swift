@@ -15,7 +15,7 @@ import Testing
 /// chunks agree with the naive reference.
 @Suite("Chunk blocks")
 struct ChunkBlockTests {
-    /// Where the parts of a version 5 chunk file lie, read from FORMAT.md's layout (not by
+    /// Where the parts of a chunk file of version 7 lie, read from FORMAT.md's layout (not by
     /// ``ChunkFile``), so that tests can damage one part.
     struct Layout {
         /// The summary section, with its framing.
@@ -26,6 +26,10 @@ struct ChunkBlockTests {
         var groups: [(stored: Range<Int>, blocks: Range<Int>)]
         /// The detail section, from its uncompressed length on.
         var detail: Range<Int>
+        /// The metadata set groups (version 7 on): their directory section, then their stored bytes.
+        var metadataSets: Range<Int>
+        /// The encoded length of each metadata set group.
+        var metadataSetGroupLengths: [Int]
 
         init(_ bytes: [UInt8]) throws {
             func uint32(at offset: Int) -> Int { bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
@@ -47,6 +51,17 @@ struct ChunkBlockTests {
                 block += count
             }
             detail = offset..<offset + 12 + uint32(at: offset + 4)
+            let setDirectory = detail.upperBound..<detail.upperBound + 8 + uint32(at: detail.upperBound)
+            var sets = BinaryReader(Array(bytes[setDirectory.lowerBound + 8..<setDirectory.upperBound]), path: "layout")
+            var stored = 0
+            metadataSetGroupLengths = []
+            for _ in 0..<(try sets.readVarint()) {
+                _ = try sets.readVarint()
+                stored += Int(try sets.readVarint())
+                metadataSetGroupLengths.append(Int(try sets.readVarint()))
+                _ = try sets.read(UInt32.self)
+            }
+            metadataSets = setDirectory.lowerBound..<setDirectory.upperBound + stored
         }
     }
 
@@ -82,8 +97,8 @@ struct ChunkBlockTests {
         #expect(layout.groups.map(\.blocks.lowerBound) == [0] + layout.groups.dropLast().map(\.blocks.upperBound))
         #expect(layout.groups.last?.blocks.upperBound == file.blocks.count)
         #expect(layout.groups.allSatisfy { $0.blocks.count <= ChunkFile.QueryGroupBound.standard.blocks })
-        var rest = BinaryReader(bytes, path: "chunk", range: layout.detail.upperBound..<bytes.count)
-        #expect(try PayloadSection.skip(&rest) == layout.detail.upperBound..<bytes.count)
+        var rest = BinaryReader(bytes, path: "chunk", range: layout.metadataSets.upperBound..<bytes.count)
+        #expect(try PayloadSection.skip(&rest) == layout.metadataSets.upperBound..<bytes.count)
         #expect(rest.isAtEnd)
     }
 

@@ -128,8 +128,9 @@ struct PayloadSectionTests {
         options.sectionLimit = 8 * 1024
         let memory = MemoryFileSystem()
         let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
-        // Routes of up to 100 points (6.4 KB) fit a block; the detail section of 200 workouts does not.
-        let workouts = try Self.randomWorkouts(&random, count: 200, maxPoints: 100)
+        // Routes of up to 100 points (6.4 KB) fit a block, and the workouts' attributes fit metadata
+        // set groups; the detail section of 800 workouts (their UUIDs alone are 12.8 KB) does not.
+        let workouts = try Self.randomWorkouts(&random, count: 800, maxPoints: 100)
         try store.save(workouts)
         try store.flush()
         let chunks = try memory.contentsOfDirectory("/s").filter { $0.hasPrefix("chunk-") }
@@ -138,7 +139,9 @@ struct PayloadSectionTests {
             let file = try ChunkFile(bytes: try memory.readFile("/s/" + name), path: name)
             let columns = try file.decodeAllColumns(readingPayloads: true)
             #expect(ColumnCodec.encodeQueryColumns(columns).count <= options.sectionLimit)
-            #expect(ColumnCodec.encodeDetailColumns(columns).count <= options.sectionLimit)
+            #expect(ColumnCodec.encodeDetailColumns(columns, metadataSetsApart: true).count <= options.sectionLimit)
+            let setGroups = try ChunkBlockTests.Layout(try memory.readFile("/s/" + name)).metadataSetGroupLengths
+            #expect(!setGroups.isEmpty && setGroups.allSatisfy { $0 <= options.sectionLimit })
         }
         let expected = workouts.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         #expect(try Self.read(store, routes: true) == expected)

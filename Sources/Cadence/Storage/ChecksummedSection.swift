@@ -15,16 +15,15 @@ package enum ChecksummedSection {
         writer.write(bytes: payload)
     }
 
-    /// Reads one framed payload and verifies its checksum.
-    package static func read(_ reader: inout BinaryReader, name: String) throws -> ArraySlice<UInt8> {
+    /// Reads one framed payload and verifies its checksum unless `isChecked` (it passed before).
+    package static func read(_ reader: inout BinaryReader, name: String, isChecked: Bool = false) throws -> ArraySlice<UInt8> {
         let length = Int(try reader.read(UInt32.self))
         let expected = try reader.read(UInt32.self)
         guard length <= reader.remaining else {
             throw CadenceError(.corruptFile, "the \(name) section is truncated", path: reader.path)
         }
         let payload = try reader.readBytes(length)
-        let actual = payload.withUnsafeBytes { CRC32C.checksum($0) }
-        guard actual == expected else {
+        guard isChecked || payload.withUnsafeBytes({ CRC32C.checksum($0) }) == expected else {
             throw CadenceError(.corruptFile, "the \(name) section fails its checksum", path: reader.path)
         }
         return payload
@@ -36,10 +35,11 @@ package enum ChecksummedSection {
         write(try payload.withUnsafeBytes { try LZ4Codec.compress($0) }, into: &writer)
     }
 
-    /// Reads and decompresses what ``writeCompressed(_:into:)`` wrote.
-    package static func readCompressed(_ reader: inout BinaryReader, name: String) throws -> [UInt8] {
+    /// Reads and decompresses what ``writeCompressed(_:into:)`` wrote, verifying its checksum
+    /// unless `isChecked`.
+    package static func readCompressed(_ reader: inout BinaryReader, name: String, isChecked: Bool = false) throws -> [UInt8] {
         let rawLength = Int(try reader.read(UInt32.self))
-        let compressed = try read(&reader, name: name)
+        let compressed = try read(&reader, name: name, isChecked: isChecked)
         return try LZ4Codec.decompress(compressed, decompressedCount: rawLength, path: reader.path)
     }
 }

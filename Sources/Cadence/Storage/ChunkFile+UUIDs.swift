@@ -46,13 +46,6 @@ extension ChunkFile {
         return found
     }
 
-    /// The detail section's compressed bytes, their checksum checked, and its uncompressed length.
-    private func detailSection() throws -> (compressed: ArraySlice<UInt8>, rawLength: Int) {
-        var reader = BinaryReader(bytes, path: path, range: detailRange)
-        let rawLength = Int(try reader.read(UInt32.self))
-        return (try ChecksummedSection.read(&reader, name: "detail columns"), rawLength)
-    }
-
     private func rows(withExplicitUUIDsIn uuids: Set<UUID>, section: (compressed: ArraySlice<UInt8>, rawLength: Int))
         throws -> [Int]?
     {

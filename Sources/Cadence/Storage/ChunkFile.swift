@@ -38,12 +38,17 @@ package final class ChunkFile: Sendable {
     /// The file's bytes, the query and detail columns compressed in them.
     let bytes: [UInt8]
     private let query: QueryLayout
-    let detailRange: Range<Int>
+    private let detailRange: Range<Int>
+    /// The metadata sets, apart from the detail section (version 7 on; `nil` before).
+    private let metadataSetGroups: MetadataSetGroups?
     /// The payload section (version 5 on; see ``payloads()``).
     private let payloadRange: Range<Int>?
     /// The hour-grain summaries of blocks that hold several hours (an optional section, written
     /// from version 6 on and read from version 5 on; `nil` when the file has none).
     package let hourSummaries: HourSummaries?
+    /// The column sections that passed their checksums: the query section or each query block
+    /// group, then the detail section (``detailSectionNumber``), then each metadata set group.
+    private let checked: CheckedSections
 
     /// Where the query columns are in ``bytes``.
     private enum QueryLayout: Sendable {
@@ -138,7 +143,9 @@ package final class ChunkFile: Sendable {
         ChecksummedSection.write(summaryWriter.bytes, into: &writer)
         try writeQueryBlocks(blockRanges.map { ColumnCodec.encodeQueryBlock(columns, rows: $0) }, into: &writer)
         try ChecksummedSection.writeCompressed(
-            SectionOverLimit.check(ColumnCodec.encodeDetailColumns(columns), limit: sectionLimit), into: &writer)
+            SectionOverLimit.check(ColumnCodec.encodeDetailColumns(columns, metadataSetsApart: true), limit: sectionLimit),
+            into: &writer)
+        try MetadataSetGroups.write(columns.metadataIndex.isEmpty ? [] : columns.metadataSets, limit: sectionLimit, into: &writer)
         try writePayloadSection(columns, limit: sectionLimit, into: &writer)
         HourSummaries.write(columns, blocks: blockRanges, style: style, into: &writer)
         return (writer.bytes, summary)
@@ -209,9 +216,11 @@ package final class ChunkFile: Sendable {
         let detailLength = Int(try reader.read(UInt32.self))
         _ = try reader.readBytes(4 + detailLength)
         detailRange = detailStart..<reader.offset
+        metadataSetGroups = version >= 7 ? try MetadataSetGroups(reading: &reader) : nil
         payloadRange = version >= 5 ? try PayloadSection.skip(&reader) : nil
         hourSummaries = version >= 5 && !reader.isAtEnd ? try Self.readHourSummaries(&reader, bytes: bytes, blocks: blocks) : nil
         guard reader.isAtEnd else { throw CadenceError(.corruptFile, "trailing bytes after the chunk", path: path) }
+        checked = CheckedSections(count: Self.querySectionCount(query) + 1 + (metadataSetGroups?.groups.count ?? 0))
         self.bytes = bytes
         self.path = path
     }
@@ -268,6 +277,54 @@ package final class ChunkFile: Sendable {
         return QueryGroups(groups: groups, blocks: blocks)
     }
 
+    /// The number of checksummed query sections: one, or one a query block group.
+    private static func querySectionCount(_ query: QueryLayout) -> Int {
+        switch query {
+        case .section: 1
+        case .groups(let stored): stored.groups.count
+        }
+    }
+
+    /// The number by which ``checked`` knows the detail section.
+    private var detailSectionNumber: Int { Self.querySectionCount(query) }
+
+    /// Runs `body` with whether section `number` passed its checksum before, and records that it
+    /// has once `body` returns (`body` checks it when it had not).
+    private func checkingOnce<Result>(_ number: Int, _ body: (_ isChecked: Bool) throws -> Result) rethrows -> Result {
+        let result = try body(checked.contains(number))
+        checked.insert(number)
+        return result
+    }
+
+    /// Reads the sets numbered `numbers` (all when `nil`) from `groups`, this file's metadata set
+    /// groups, into `setCount` sets, decompressing only the groups that hold them.
+    private func metadataSets(_ groups: MetadataSetGroups) -> ColumnCodec.MetadataSetsApart {
+        { numbers, setCount in
+            guard setCount == groups.setCount else {
+                throw CadenceError(.corruptFile, "the detail section counts \(setCount) metadata sets, its groups hold \(groups.setCount)",
+                                   path: self.path)
+            }
+            var sets = [[String: String]](repeating: [:], count: setCount)
+            for group in numbers.map(groups.groups(holding:)) ?? Array(groups.groups.indices) {
+                try self.checkingOnce(self.detailSectionNumber + 1 + group) { isChecked in
+                    try groups.decode(group: group, of: self.bytes, path: self.path, isChecked: isChecked, into: &sets)
+                }
+            }
+            return sets
+        }
+    }
+
+    /// The detail section's compressed bytes, their checksum checked (once a loaded file), and
+    /// its uncompressed length.
+    func detailSection() throws -> (compressed: ArraySlice<UInt8>, rawLength: Int) {
+        var reader = BinaryReader(bytes, path: path, range: detailRange)
+        let rawLength = Int(try reader.read(UInt32.self))
+        let compressed = try checkingOnce(detailSectionNumber) {
+            try ChecksummedSection.read(&reader, name: "detail columns", isChecked: $0)
+        }
+        return (compressed, rawLength)
+    }
+
     /// The number of samples.
     package var count: Int { summary.count }
 
@@ -283,7 +340,7 @@ package final class ChunkFile: Sendable {
         switch query {
         case .section(let range):
             var reader = BinaryReader(bytes, path: path, range: range)
-            let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+            let raw = try checkingOnce(0) { try ChecksummedSection.readCompressed(&reader, name: "query columns", isChecked: $0) }
             var rawReader = BinaryReader(raw, path: path)
             try ColumnCodec.decodeQueryColumns(&rawReader, count: count, into: &columns)
             guard rawReader.isAtEnd else { throw CadenceError(.corruptFile, "the query columns have trailing bytes", path: path) }
@@ -304,7 +361,7 @@ package final class ChunkFile: Sendable {
         switch query {
         case .section(let range):
             var reader = BinaryReader(bytes, path: path, range: range)
-            let raw = try ChecksummedSection.readCompressed(&reader, name: "query columns")
+            let raw = try checkingOnce(0) { try ChecksummedSection.readCompressed(&reader, name: "query columns", isChecked: $0) }
             try ColumnCodec.decodeQueryBlocks(raw, count: count, blocks: blocks, path: path, needs: needs, into: &columns)
         case .groups(let stored):
             for block in blocks where !stored.blocks.indices.contains(block) {
@@ -337,8 +394,10 @@ package final class ChunkFile: Sendable {
                 for group in needed {
                     let location = stored.groups[group]
                     let input = UnsafeRawBufferPointer(rebasing: file[location.stored])
-                    guard CRC32C.checksum(input) == location.checksum else {
-                        throw CadenceError(.corruptFile, "query block group \(group) fails its checksum", path: path)
+                    try checkingOnce(group) { isChecked in
+                        guard isChecked || CRC32C.checksum(input) == location.checksum else {
+                            throw CadenceError(.corruptFile, "query block group \(group) fails its checksum", path: path)
+                        }
                     }
                     guard location.isCompressed else { continue }
                     let length = reach[group] ?? 0
@@ -364,11 +423,17 @@ package final class ChunkFile: Sendable {
 
     /// Decodes every column; the rows' payloads are read into ``SampleColumns/payloads`` when
     /// `readingPayloads`, else left in the file for ``SampleColumns/payload(at:)``.
-    package func decodeAllColumns(readingPayloads: Bool = false) throws -> SampleColumns {
+    ///
+    /// - Parameter metadataRows: Given the query columns, the rows whose metadata is made into
+    ///   strings, or `nil` for every row; other rows' metadata may read as empty. A listing of a
+    ///   month of a chunk's workouts then builds thirty rows' attributes, not a thousand.
+    package func decodeAllColumns(readingPayloads: Bool = false,
+                                  metadataRows: (SampleColumns) -> [Int]? = { _ in nil }) throws -> SampleColumns {
         var columns = SampleColumns()
         try decodeQueryColumns(into: &columns)
-        var reader = BinaryReader(bytes, path: path, range: detailRange)
-        try decodeDetailColumns(try ChecksummedSection.readCompressed(&reader, name: "detail columns"), into: &columns)
+        let detail = try detailSection()
+        try decodeDetailColumns(try LZ4Codec.decompress(detail.compressed, decompressedCount: detail.rawLength, path: path),
+                                into: &columns, metadataRows: metadataRows(columns))
         try attachPayloads(to: &columns, reading: readingPayloads)
         return columns
     }
@@ -379,7 +444,7 @@ package final class ChunkFile: Sendable {
     func decodeDetailColumns(_ raw: [UInt8], into columns: inout SampleColumns, metadataRows: [Int]? = nil) throws {
         var reader = BinaryReader(raw, path: path)
         try ColumnCodec.decodeDetailColumns(&reader, into: &columns, deviceAddresses: version >= 5 ? .present : .absent,
-                                            metadataRows: metadataRows)
+                                            metadataRows: metadataRows, metadataSetsApart: metadataSetGroups.map(metadataSets))
         guard reader.isAtEnd else { throw CadenceError(.corruptFile, "the detail columns have trailing bytes", path: path) }
     }
 
@@ -402,11 +467,15 @@ package final class ChunkFile: Sendable {
 
 /// The on-disk format version written into every file; FORMAT.md documents it.
 package enum FormatVersion {
-    /// Version 6: the manifest names a deletions file per type, and chunk files may hold a packed
-    /// query block directory and hour summaries (FORMAT.md, Version 6). A store of an older
-    /// version is moved to version 6 when first opened for writing, so that an older build
-    /// refuses it by its version rather than misreading it.
-    package static let current: UInt16 = 6
+    /// Version 7: chunk files keep their metadata sets apart from the detail section, in groups
+    /// compressed on their own (FORMAT.md, Version 7), so that listing a few rows decompresses
+    /// only their metadata. A store of an older version is moved to version 7 when first opened
+    /// for writing, so that an older build refuses it by its version rather than misreading the
+    /// chunk files it then writes; its older chunk files are still read, and `cadence upgrade`
+    /// rewrites them.
+    package static let current: UInt16 = 7
+    /// Version 6 (still read): the manifest names a deletions file per type, and chunk files may
+    /// hold a packed query block directory and hour summaries (FORMAT.md, Version 6).
     /// Version 5 (still read): chunk files laid out as FORMAT.md's version 5 describes, with the
     /// first query block directory layout; the manifest names one deletions file for every type.
     /// Version 4: each write-ahead log record's header carries a checksum of its own, so a torn

@@ -202,8 +202,9 @@ package enum ColumnCodec {
         writer.write(bytes: planes)
     }
 
-    /// Encodes the detail columns.
-    package static func encodeDetailColumns(_ columns: SampleColumns) -> [UInt8] {
+    /// Encodes the detail columns; with `metadataSetsApart` (chunk files of version 7 on), the
+    /// metadata sets are counted but not written (``MetadataSetGroups`` holds them).
+    package static func encodeDetailColumns(_ columns: SampleColumns, metadataSetsApart: Bool = false) -> [UInt8] {
         var writer = BinaryWriter()
         let explicitRows = columns.explicitUUIDs.enumerated().compactMap { $0.element == nil ? nil : $0.offset }
         writer.writeVarint(UInt64(explicitRows.count))
@@ -233,12 +234,8 @@ package enum ColumnCodec {
         }
         writer.writeVarint(UInt64(columns.metadataIndex.isEmpty ? 0 : columns.metadataSets.count))
         if !columns.metadataIndex.isEmpty {
-            for set in columns.metadataSets {
-                writer.writeVarint(UInt64(set.count))
-                for key in set.keys.sorted() {
-                    writer.write(key)
-                    writer.write(set[key] ?? "")
-                }
+            if !metadataSetsApart {
+                for set in columns.metadataSets { writeMetadataSet(set, into: &writer) }
             }
             BitPacking.encode(columns.metadataIndex.map { Int64($0) }, into: &writer)
         }
@@ -398,14 +395,39 @@ package enum ColumnCodec {
         case trailing
     }
 
+    /// Writes one metadata set: its count of pairs, then each key and value, keys ascending.
+    static func writeMetadataSet(_ set: [String: String], into writer: inout BinaryWriter) {
+        writer.writeVarint(UInt64(set.count))
+        for key in set.keys.sorted() {
+            writer.write(key)
+            writer.write(set[key] ?? "")
+        }
+    }
+
+    /// Reads what ``writeMetadataSet(_:into:)`` wrote.
+    static func readMetadataSet(_ reader: inout BinaryReader) throws -> [String: String] {
+        let pairs = try reader.readCount(minimumItemSize: 2)
+        var set = [String: String](minimumCapacity: pairs)
+        for _ in 0..<pairs { set[try reader.readString()] = try reader.readString() }
+        return set
+    }
+
+    /// Reads the metadata sets numbered `numbers` (ascending; `nil` for all) into an array of
+    /// `setCount` sets, the others left empty: how a chunk file of version 7 on provides the sets
+    /// it keeps apart from its detail section.
+    package typealias MetadataSetsApart = (_ numbers: [Int]?, _ setCount: Int) throws -> [[String: String]]
+
     /// Decodes the detail columns of `columns` (whose query columns are already decoded).
     ///
-    /// - Parameter metadataRows: When given, only the metadata dictionaries these rows refer to
-    ///   are made (the others are stepped over and left empty): for a reader that keeps these
-    ///   rows alone, so that the strings of the rest are never built.
+    /// - Parameters:
+    ///   - metadataRows: When given, only the metadata dictionaries these rows refer to are made
+    ///     (the others are stepped over and left empty): for a reader that keeps these rows alone,
+    ///     so that the strings of the rest are never built.
+    ///   - metadataSetsApart: The sets, when the section counts them but does not hold them.
     package static func decodeDetailColumns(_ reader: inout BinaryReader, into columns: inout SampleColumns,
                                             deviceAddresses: DeviceAddressColumn = .trailing,
-                                            metadataRows: [Int]? = nil) throws {
+                                            metadataRows: [Int]? = nil,
+                                            metadataSetsApart: MetadataSetsApart? = nil) throws {
         let count = columns.count
         let explicitCount = try reader.readCount(minimumItemSize: 17)
         columns.explicitUUIDs = []
@@ -428,22 +450,19 @@ package enum ColumnCodec {
             try offsets.withUnsafeMutableBufferPointer { try BitPacking.decode(from: &reader, into: $0) }
             columns.creation = (0..<count).map { offsets[$0] == marker ? SampleColumns.absent : columns.end[$0] &+ offsets[$0] }
         }
-        let setCount = try reader.readCount()
+        // Sets kept apart are not bounded by this section's bytes; their holder checks the count.
+        let setCount = metadataSetsApart == nil ? try reader.readCount() : Int(clamping: try reader.readVarint())
         columns.metadataSets = []
         columns.metadataIndex = []
         if setCount > 0 {
             // Where each set's pairs begin, when only some sets are made, once the index says which.
             var setStarts: [Int] = []
-            for _ in 0..<setCount {
-                let start = reader.offset
-                let pairs = try reader.readCount(minimumItemSize: 2)
+            for _ in 0..<(metadataSetsApart == nil ? setCount : 0) {
                 if metadataRows == nil {
-                    var set = [String: String](minimumCapacity: pairs)
-                    for _ in 0..<pairs { set[try reader.readString()] = try reader.readString() }
-                    columns.metadataSets.append(set)
+                    columns.metadataSets.append(try readMetadataSet(&reader))
                 } else {
-                    setStarts.append(start)
-                    for _ in 0..<2 * pairs { _ = try reader.readBlock() }
+                    setStarts.append(reader.offset)
+                    for _ in 0..<2 * (try reader.readCount(minimumItemSize: 2)) { try reader.skipBlock() }
                 }
             }
             var indexes = [Int64](repeating: 0, count: count)
@@ -452,15 +471,20 @@ package enum ColumnCodec {
                 guard $0 >= 0, $0 <= Int64(setCount) else { throw reader.corrupt("metadata index out of range") }
                 return Int32($0)
             }
-            if let metadataRows {
+            if let metadataSetsApart {
+                let index = columns.metadataIndex
+                let numbers = metadataRows.map { rows in
+                    Set(rows.lazy.filter { $0 >= 0 && $0 < count && index[$0] > 0 }.map { Int(index[$0]) - 1 }).sorted()
+                }
+                columns.metadataSets = try metadataSetsApart(numbers, setCount)
+                guard columns.metadataSets.count == setCount else { throw reader.corrupt("the metadata sets are not as many as counted") }
+            } else if let metadataRows {
                 columns.metadataSets = [[String: String]](repeating: [:], count: setCount)
                 for row in metadataRows where row >= 0 && row < count && columns.metadataIndex[row] > 0 {
                     let set = Int(columns.metadataIndex[row]) - 1
                     guard columns.metadataSets[set].isEmpty else { continue }
                     var pairs = BinaryReader(reader, range: setStarts[set]..<reader.offset)
-                    for _ in 0..<(try pairs.readCount(minimumItemSize: 2)) {
-                        columns.metadataSets[set][try pairs.readString()] = try pairs.readString()
-                    }
+                    columns.metadataSets[set] = try readMetadataSet(&pairs)
                 }
             }
         }

@@ -99,4 +99,9 @@ package struct BinaryReader {
     package mutating func readBlock() throws -> ArraySlice<UInt8> {
         try readBytes(try readCount())
     }
+
+    /// Steps over what ``readBlock()`` would read, without making a slice of it.
+    package mutating func skipBlock() throws {
+        _ = try take(try readCount())
+    }
 }

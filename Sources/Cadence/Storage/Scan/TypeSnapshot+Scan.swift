@@ -235,6 +235,12 @@ fileprivate enum PortionToRead {
             // Blocks [index, runEnd) start inside the interval the last answered block lies in.
             var runEnd = index
             while index < partBlocks.upperBound {
+                // A listing passes over the blocks that cannot hold a selected row: their rows are
+                // neither tested nor listed.
+                if plan.decodesEveryColumn, !plan.mayMatch(summaries[index]) {
+                    index += 1
+                    continue
+                }
                 if index + 1 < runEnd,
                    let node = answeringNode(pyramid, from: index, to: runEnd, selection, summaryAnswers, &position) {
                     scanBlocks.append(ScanBlock(index: index, rows: nil, isWhollySelected: true, isAnsweredBySummary: true,
@@ -280,7 +286,9 @@ fileprivate enum PortionToRead {
         var decodedRows = 0..<0
         if !decode.isEmpty {
             if plan.decodesEveryColumn {
-                columns = try file.decodeAllColumns()
+                columns = try file.decodeAllColumns { columns in
+                    Self.rowsNeedingMetadata(decode.map { file.blockRows[$0] }, of: columns, file.count, selection)
+                }
                 for (index, place) in zip(decode, decodePlaces) { scanBlocks[place].rows = file.blockRows[index] }
             } else {
                 columns.takeQueryBuffers(from: &spare)
@@ -300,6 +308,20 @@ fileprivate enum PortionToRead {
         return ScanPortion(summary: chunk.summary, summaries: file.blocks, columns: columns, blocks: scanBlocks,
                            isSortedByStart: true, decodedRows: decodedRows, pyramid: file.pyramid,
                            hourSummaries: file.hourSummaries)
+    }
+
+    /// The rows of `blocks` whose metadata a listing needs, given their query `columns`, or `nil`
+    /// when it needs every row's (all `count` rows of the chunk are selected, or the selection
+    /// tests metadata itself).
+    ///
+    /// - Complexity: O(*r*) for the *r* rows of `blocks`.
+    private static func rowsNeedingMetadata(_ blocks: [Range<Int>], of columns: SampleColumns, _ count: Int,
+                                            _ selection: RowSelection) -> [Int]? {
+        guard !selection.needsDetails else {
+            return blocks.reduce(0) { $0 + $1.count } == count ? nil : blocks.flatMap { $0 }
+        }
+        let rows = blocks.flatMap { $0.filter { selection.selects(columns, $0) } }
+        return rows.count == count ? nil : rows
     }
 
     /// Whether `summary` answers for its rows by itself, asked with no cursor.
