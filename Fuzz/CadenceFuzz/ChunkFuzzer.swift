@@ -25,7 +25,8 @@ import Cadence
 ///   · detail columns`.
 ///
 /// A chunk's payload section (its directory and each payload block) is read row by row and
-/// whole, and its checksums are recomputed in mode `1` too.
+/// whole, and its checksums are recomputed in mode `1` too, as are a version 7 chunk's metadata
+/// set groups', whose rows' metadata is read for some rows alone and for all.
 ///
 /// Whatever decodes is encoded again and decoded again, and must come back the same.
 enum ChunkFuzzer {
@@ -74,6 +75,13 @@ enum ChunkFuzzer {
         guard let all = expectingCadenceErrors("decodeAllColumns", { try chunk.decodeAllColumns(readingPayloads: true) })
         else { return }
         if all.count != chunk.count { fuzzFailure("decoded \(all.count) rows of a \(chunk.count)-row chunk") }
+        // Some rows' metadata alone (a listing's, its metadata set groups decoded only where
+        // they hold those rows') must be the full decode's.
+        let some = [all.count - 1, all.count / 2].filter { $0 >= 0 }
+        if let partial = expectingCadenceErrors("decodeAllColumns(metadataRows:)", { try chunk.decodeAllColumns { _ in some } }),
+           !some.allSatisfy({ partial.metadata(at: $0) == all.metadata(at: $0) }) {
+            fuzzFailure("a row's metadata decoded alone differs from the full decode's")
+        }
         decodeRowsByUUID(chunk, all: all)
         roundTrip(all, typeIdentifier: chunk.typeIdentifier)
     }
@@ -146,7 +154,7 @@ enum ChunkFuzzer {
         if let decoded { roundTrip(decoded, typeIdentifier: "HKQuantityTypeIdentifierStepCount") }
     }
 
-    /// Encodes decoded columns into a chunk again and checks that it decodes to the same rows.
+    /// Encodes decoded columns, sorted, into a chunk again and checks that it decodes to the same rows.
     static func roundTrip(_ columns: SampleColumns, typeIdentifier: String) {
         if columns.start.count != columns.end.count || columns.start.count != columns.value.count
             || columns.start.count != columns.provenance.count || columns.start.count != columns.sequence.count
@@ -163,6 +171,9 @@ enum ChunkFuzzer {
             _ = columns.creation(at: row)
             _ = columns.explicitUUID(at: row)
         }
+        // A chunk holds its rows sorted, as every writer sorts them before encoding; decoded
+        // bytes need not be (the decoder does not check the order).
+        let columns = columns.sortedByStart()
         guard let encoded = expectingCadenceErrors("ChunkFile.encode", {
             try ChunkFile.encode(columns, typeIdentifier: typeIdentifier, style: .discreteArithmetic)
         }) else { return }
@@ -198,6 +209,7 @@ enum ChunkFuzzer {
         }
         offset = refreshSection(&bytes, at: offset + 4)
         guard isVersionFive else { return bytes }
+        if UInt16(bytes[8]) | UInt16(bytes[9]) << 8 >= 7 { offset = refreshMetadataSetGroups(&bytes, at: offset) }
         // The payload section: its directory, the blocks' length, then each block.
         offset = refreshSection(&bytes, at: offset + 4)
         guard offset >= 0, offset <= bytes.count - 8 else { return bytes }
@@ -213,6 +225,29 @@ enum ChunkFuzzer {
     /// Recomputes the checksums of a version 5 chunk's query block groups (each in the directory
     /// at `offset`), then the directory's own; returns where the groups end.
     static func refreshQueryBlocks(_ bytes: inout [UInt8], at offset: Int) -> Int {
+        refreshGroups(&bytes, at: offset, header: { (try? $0.readVarint()) != nil }, beforeChecksum: { directory in
+            guard let stored = try? directory.readVarint(), (try? directory.readVarint()) != nil else { return nil }
+            return stored
+        }, afterChecksum: { (try? $0.readVarint()) != nil })
+    }
+
+    /// Recomputes the checksums of a version 7 chunk's metadata set groups (each in the directory
+    /// at `offset`), then the directory's own; returns where the groups end.
+    static func refreshMetadataSetGroups(_ bytes: inout [UInt8], at offset: Int) -> Int {
+        refreshGroups(&bytes, at: offset, header: { _ in true }, beforeChecksum: { directory in
+            guard (try? directory.readVarint()) != nil, let stored = try? directory.readVarint(),
+                  (try? directory.readVarint()) != nil else { return nil }
+            return stored
+        }, afterChecksum: { _ in true })
+    }
+
+    /// Recomputes the checksum of each group a directory section at `offset` lists (`header`
+    /// reads what comes before the group count; per group, `beforeChecksum` reads the fields
+    /// before its checksum and returns its stored length, `afterChecksum` those after it), then
+    /// the directory's own; returns where the groups, stored after the directory, end.
+    static func refreshGroups(_ bytes: inout [UInt8], at offset: Int, header: (inout BinaryReader) -> Bool,
+                              beforeChecksum: (inout BinaryReader) -> UInt64?,
+                              afterChecksum: (inout BinaryReader) -> Bool) -> Int {
         guard offset >= 0, offset <= bytes.count - 8 else { return bytes.count }
         let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
             | UInt32(bytes[offset + 3]) << 24)
@@ -220,17 +255,17 @@ enum ChunkFuzzer {
         guard length <= bytes.count - payload else { return bytes.count }
         var directory = BinaryReader(Array(bytes[payload..<payload + length]), path: path)
         var group = payload + length
-        if (try? directory.readVarint()) != nil, let count = try? directory.readVarint() {
+        if header(&directory), let count = try? directory.readVarint() {
             for _ in 0..<count {
-                guard let stored = try? directory.readVarint(), stored <= UInt64(bytes.count - group),
-                      (try? directory.readVarint()) != nil, directory.remaining >= 4 else { break }
+                guard let stored = beforeChecksum(&directory), stored <= UInt64(bytes.count - group),
+                      directory.remaining >= 4 else { break }
                 let checksum = bytes[group..<group + Int(stored)].withUnsafeBytes { CRC32C.checksum($0) }
                 for index in 0..<4 {
                     bytes[payload + directory.offset + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(index)))
                 }
                 _ = try? directory.read(UInt32.self)
                 group += Int(stored)
-                guard (try? directory.readVarint()) != nil else { break }
+                guard afterChecksum(&directory) else { break }
             }
         }
         _ = refreshSection(&bytes, at: offset)
