@@ -240,4 +240,37 @@ struct StoreTests {
         let again = try store.execute(AnchoredObjectQuery(quantityType: .stepCount, anchor: anchor))
         #expect(again.samples.isEmpty && again.deletedObjects.isEmpty)
     }
+
+    @Test("Anchored pages of workouts across chunks are the unlimited query's workouts, whole, a page at a time",
+          arguments: [1, 9, 100])
+    func anchoredWorkoutPages(limit: Int) throws {
+        var random = TestRandom(seed: UInt64(limit) + 40)
+        var options = HealthStore.Options()
+        options.chunkCapacity = 25
+        let store = try HealthStore.open(at: "/s", options: options, fileSystem: MemoryFileSystem())
+        var saved: [Workout] = []
+        for round in 0..<4 {
+            let batch = try PayloadSectionTests.randomWorkouts(&random, count: 30, maxPoints: 3)
+            try store.save(batch)
+            saved += batch
+            try store.deleteSamples(withUUIDs: [saved[round * 7].uuid])
+            if round < 3 { try store.flush() }
+        }
+        let whole = try store.execute(AnchoredObjectQuery(workoutsMatching: .all))
+        var samples: [Workout] = []
+        var deleted: [UUID] = []
+        var anchor: QueryAnchor?
+        for _ in 0..<1_000 {
+            let page = try store.execute(AnchoredObjectQuery(workoutsMatching: .all, anchor: anchor, limit: limit))
+            #expect(page.samples.count + page.deletedObjects.count <= limit)
+            #expect(!page.hasMore || page.samples.count + page.deletedObjects.count == limit)
+            samples += page.samples
+            deleted += page.deletedObjects.map(\.uuid)
+            anchor = page.anchor
+            if !page.hasMore { break }
+        }
+        #expect(samples == whole.samples)
+        #expect(Set(deleted) == Set(whole.deletedObjects.map(\.uuid)) && deleted.count == whole.deletedObjects.count)
+        #expect(anchor == whole.anchor)
+    }
 }

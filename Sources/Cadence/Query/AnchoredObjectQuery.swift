@@ -155,21 +155,23 @@ extension HealthStore {
                 throw CadenceError(.anchorExpired, "the anchor \(anchor.token) is older than the retained deletions (\(snapshot.deletionHorizon)); start again without an anchor")
             }
         }
-        // Each item is a sample (`index` into `samples`) or a deleted object (`-1 - index` into
-        // `deletions`): plain keys, so sorting moves no generic value.
-        var listing = SampleListing<Sample>()
+        // Each item is a stored row (`index` into `rows`) or a deleted object (`-1 - index` into
+        // `deletions`): plain keys, so sorting moves no generic value. A row becomes a sample only
+        // once it is known to be in the page, so a page costs its own samples, not every change
+        // after the anchor.
+        var rows: [(row: StoredRow, type: Int)] = []
         var deletions: [DeletedObject] = []
         var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
+        var readers: [(SampleColumns, Int) -> Sample?] = []
         for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
             var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
             plan.changedAfter = after
-            let reader = query.reading.prepare(snapshot, type)
-            let keepsRows = query.reading.complete != nil
+            readers.append(query.reading.prepare(snapshot, type))
             try type.forEachSelectedRow(plan) { columns, row in
-                guard columns.sequence[row] > after, let sample = reader(columns, row) else { return }
-                items.append((columns.sequence[row], listing.samples.count))
-                listing.append(sample, from: keepsRows ? StoredRow(columns: columns, row: row) : nil)
+                guard columns.sequence[row] > after else { return }
+                items.append((columns.sequence[row], rows.count))
+                rows.append((StoredRow(columns: columns, row: row), readers.count - 1))
             }
         }
         for identifier in query.reading.identifiers {
@@ -183,8 +185,30 @@ extension HealthStore {
             }
         }
         items.sort { $0.sequence < $1.sequence }
-        let hasMore = query.limit > 0 && items.count > query.limit
-        let page = hasMore ? Array(items.prefix(query.limit)) : items
+        // The page: items in change order, rows that read as no sample passed over, until the
+        // limit; there is more when an item after it would be returned.
+        var listing = SampleListing<Sample>()
+        let keepsRows = query.reading.complete != nil
+        var page: [(sequence: Int64, index: Int)] = []
+        var hasMore = false
+        for item in items {
+            var sample: Sample?
+            if item.index >= 0 {
+                let (row, type) = rows[item.index]
+                sample = readers[type](row.columns, row.row)
+                if sample == nil { continue }
+            }
+            if query.limit > 0 && page.count == query.limit {
+                hasMore = true
+                break
+            }
+            if let sample {
+                page.append((item.sequence, listing.samples.count))
+                listing.append(sample, from: keepsRows ? rows[item.index].row : nil)
+            } else {
+                page.append(item)
+            }
+        }
         var result = AnchoredObjectQuery<Sample>.Result(
             samples: [], deletedObjects: [],
             anchor: QueryAnchor(storeIdentifier: snapshot.storeIdentifier,
