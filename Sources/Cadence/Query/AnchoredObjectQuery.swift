@@ -155,25 +155,105 @@ extension HealthStore {
                 throw CadenceError(.anchorExpired, "the anchor \(anchor.token) is older than the retained deletions (\(snapshot.deletionHorizon)); start again without an anchor")
             }
         }
-        // Each item is a stored row (`index` into `rows`) or a deleted object (`-1 - index` into
-        // `deletions`): plain keys, so sorting moves no generic value. A row becomes a sample only
-        // once it is known to be in the page, so a page costs its own samples, not every change
-        // after the anchor.
-        var rows: [(row: StoredRow, type: Int)] = []
-        var deletions: [DeletedObject] = []
-        var items: [(sequence: Int64, index: Int)] = []
         try query.reading.validate(query.predicate)
-        var readers: [(SampleColumns, Int) -> Sample?] = []
+        return query.limit > 0 ? try page(query, after: after, snapshot: snapshot)
+            : try allChanges(query, after: after, snapshot: snapshot)
+    }
+
+    /// Every change after sequence `after`, each row read as it is scanned.
+    ///
+    /// Each item is a sample (`index` into `listing.samples`) or a deleted object (`-1 - index`
+    /// into the deletions): plain keys, so sorting moves no generic value.
+    private static func allChanges<Sample>(_ query: AnchoredObjectQuery<Sample>, after: Int64,
+                                           snapshot: StoreSnapshot) throws -> AnchoredObjectQuery<Sample>.Result {
+        var listing = SampleListing<Sample>()
+        var items: [(sequence: Int64, index: Int)] = []
+        let keepsRows = query.reading.complete != nil
         for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
-            var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
-            plan.changedAfter = after
-            readers.append(query.reading.prepare(snapshot, type))
-            try type.forEachSelectedRow(plan) { columns, row in
-                guard columns.sequence[row] > after else { return }
-                items.append((columns.sequence[row], rows.count))
-                rows.append((StoredRow(columns: columns, row: row), readers.count - 1))
+            let reader = query.reading.prepare(snapshot, type)
+            try type.forEachSelectedRow(changesPlan(query, type, after: after, snapshot: snapshot)) { columns, row in
+                guard columns.sequence[row] > after, let sample = reader(columns, row) else { return }
+                items.append((columns.sequence[row], listing.samples.count))
+                listing.append(sample, from: keepsRows ? StoredRow(columns: columns, row: row) : nil)
             }
         }
+        let deletions = try deletedObjects(query, after: after, snapshot: snapshot, into: &items)
+        items.sort { $0.sequence < $1.sequence }
+        return try result(query, page: items, hasMore: false, listing: listing, deletions: deletions, after: after,
+                          snapshot: snapshot)
+    }
+
+    /// The changes after sequence `after` up to the query's limit, in change order.
+    ///
+    /// A row is kept as its place in the portion it was read from (whose columns are kept once),
+    /// and becomes a sample only once it is known to be in the page, so that a page costs its own
+    /// samples, not every change after the anchor. Each item is a row (`index` into `rows`) or a
+    /// deleted object (`-1 - index` into the deletions).
+    private static func page<Sample>(_ query: AnchoredObjectQuery<Sample>, after: Int64,
+                                     snapshot: StoreSnapshot) throws -> AnchoredObjectQuery<Sample>.Result {
+        var portionColumns: [SampleColumns] = []
+        var portionReaders: [(SampleColumns, Int) -> Sample?] = []
+        var rows: [(portion: Int, row: Int)] = []
+        var items: [(sequence: Int64, index: Int)] = []
+        for case let type? in query.reading.identifiers.map({ snapshot.types[$0] }) {
+            let reader = query.reading.prepare(snapshot, type)
+            try type.forEachSelectedPortion(changesPlan(query, type, after: after, snapshot: snapshot)) { columns, selected in
+                let portion = portionColumns.count
+                for row in selected where columns.sequence[row] > after {
+                    items.append((columns.sequence[row], rows.count))
+                    rows.append((portion, row))
+                }
+                if rows.last?.portion == portion {
+                    portionColumns.append(columns)
+                    portionReaders.append(reader)
+                }
+            }
+        }
+        let deletions = try deletedObjects(query, after: after, snapshot: snapshot, into: &items)
+        items.sort { $0.sequence < $1.sequence }
+        // The samples are read a window of items at a time, as many as the page still needs and
+        // one more (to know whether there is more); a row that reads as no sample asks for more.
+        let keepsRows = query.reading.complete != nil
+        var listing = SampleListing<Sample>()
+        var page: [(sequence: Int64, index: Int)] = []
+        var hasMore = false
+        var next = 0
+        pages: while next < items.count {
+            let window = next..<min(items.count, next + query.limit - page.count + 1)
+            next = window.upperBound
+            let samples = Self.samples(of: items[window], rows: rows, portionColumns: portionColumns, readers: portionReaders)
+            for (item, sample) in zip(items[window], samples) {
+                if item.index >= 0 && sample == nil { continue }
+                if page.count == query.limit {
+                    hasMore = true
+                    break pages
+                }
+                if let sample {
+                    page.append((item.sequence, listing.samples.count))
+                    let (portion, row) = rows[item.index]
+                    listing.append(sample, from: keepsRows ? StoredRow(columns: portionColumns[portion], row: row) : nil)
+                } else {
+                    page.append(item)
+                }
+            }
+        }
+        return try result(query, page: page, hasMore: hasMore, listing: listing, deletions: deletions, after: after,
+                          snapshot: snapshot)
+    }
+
+    /// The plan that lists the rows of `type` the query selects, changed after `after`.
+    private static func changesPlan<Sample>(_ query: AnchoredObjectQuery<Sample>, _ type: TypeSnapshot, after: Int64,
+                                            snapshot: StoreSnapshot) -> ScanPlan {
+        var plan = ScanPlan(listing: query.predicate, of: type, provenances: snapshot.provenances)
+        plan.changedAfter = after
+        return plan
+    }
+
+    /// The objects deleted after sequence `after` from the query's types, each also appended to
+    /// `items` as `-1 - index` with its deletion sequence.
+    private static func deletedObjects<Sample>(_ query: AnchoredObjectQuery<Sample>, after: Int64, snapshot: StoreSnapshot,
+                                               into items: inout [(sequence: Int64, index: Int)]) throws -> [DeletedObject] {
+        var deletions: [DeletedObject] = []
         for identifier in query.reading.identifiers {
             for tombstone in try snapshot.types[identifier]?.deletions.records() ?? []
             where tombstone.deletionSequence > after && tombstone.syncIdentifier != QuantitySeriesStorage.entryDeletionMarker {
@@ -184,31 +264,15 @@ extension HealthStore {
                 deletions.append(DeletedObject(uuid: tombstone.uuid, metadata: metadata))
             }
         }
-        items.sort { $0.sequence < $1.sequence }
-        // The page: items in change order, rows that read as no sample passed over, until the
-        // limit; there is more when an item after it would be returned.
-        var listing = SampleListing<Sample>()
-        let keepsRows = query.reading.complete != nil
-        var page: [(sequence: Int64, index: Int)] = []
-        var hasMore = false
-        for item in items {
-            var sample: Sample?
-            if item.index >= 0 {
-                let (row, type) = rows[item.index]
-                sample = readers[type](row.columns, row.row)
-                if sample == nil { continue }
-            }
-            if query.limit > 0 && page.count == query.limit {
-                hasMore = true
-                break
-            }
-            if let sample {
-                page.append((item.sequence, listing.samples.count))
-                listing.append(sample, from: keepsRows ? rows[item.index].row : nil)
-            } else {
-                page.append(item)
-            }
-        }
+        return deletions
+    }
+
+    /// The result of `page`, items in change order whose samples are `listing`'s (completed by
+    /// the query's reading) and deleted objects `deletions`'; its anchor is the last item's when
+    /// there is more, else the store's last change.
+    private static func result<Sample>(_ query: AnchoredObjectQuery<Sample>, page: [(sequence: Int64, index: Int)],
+                                       hasMore: Bool, listing: SampleListing<Sample>, deletions: [DeletedObject],
+                                       after: Int64, snapshot: StoreSnapshot) throws -> AnchoredObjectQuery<Sample>.Result {
         var result = AnchoredObjectQuery<Sample>.Result(
             samples: [], deletedObjects: [],
             anchor: QueryAnchor(storeIdentifier: snapshot.storeIdentifier,
@@ -218,5 +282,26 @@ extension HealthStore {
                                                snapshot: snapshot)
         result.deletedObjects = page.filter { $0.index < 0 }.map { deletions[-1 - $0.index] }
         return result
+    }
+
+    /// The samples of `items`' rows (`nil` for a deleted object's item, or a row its reader cannot
+    /// show), in order: each portion's rows read with its columns lent once, not copied once a row.
+    ///
+    /// - Parameters:
+    ///   - rows: Each row's portion and place in it; an item's nonnegative `index` is one of them.
+    ///   - readers: Each portion's reader.
+    private static func samples<Sample>(of items: ArraySlice<(sequence: Int64, index: Int)>,
+                                        rows: [(portion: Int, row: Int)], portionColumns: [SampleColumns],
+                                        readers: [(SampleColumns, Int) -> Sample?]) -> [Sample?] {
+        var samples = [Sample?](repeating: nil, count: items.count)
+        var byPortion: [Int: [(position: Int, row: Int)]] = [:]
+        for (position, item) in items.enumerated() where item.index >= 0 {
+            byPortion[rows[item.index].portion, default: []].append((position, rows[item.index].row))
+        }
+        for (portion, wanted) in byPortion {
+            let columns = portionColumns[portion]
+            for (position, row) in wanted { samples[position] = readers[portion](columns, row) }
+        }
+        return samples
     }
 }
