@@ -11,7 +11,7 @@ import Testing
 
 /// Saves, deletes, flushes, compactions, reopenings and repairs lose power at every file-system
 /// call (``PowerLossFileSystem``); after each, the store must open (or `repair` restore it),
-/// verify clean, hold every acknowledged save exactly once and no acknowledged delete, and
+/// verify clean, hold every acknowledged save exactly once (its metadata too) and no acknowledged delete, and
 /// hold the change in flight wholly or not at all.
 ///
 /// The unit tests run a fixed workload with a crash at each of its calls; `scripts/power-loss.sh`
@@ -60,8 +60,15 @@ struct PowerLossTests {
             let start = Date(timeIntervalSince1970: Double(1_700_000_000 + batch * 3_600 + index * 60))
             return try QuantitySample(uuid: uuid(seed: seed, batch: batch, index: index),
                                       type: index % 3 == 0 ? .heartRate : .stepCount, value: Double(index % 50 + 60),
-                                      start: start, end: start.addingTimeInterval(30), source: Source(name: "Power"))
+                                      start: start, end: start.addingTimeInterval(30), source: Source(name: "Power"),
+                                      metadata: metadata(batch: batch, index: index))
         }
+    }
+
+    /// The metadata of a batch's sample: a set of its own for one in four, so that chunk files
+    /// hold metadata set groups.
+    static func metadata(batch: Int, index: Int) -> [String: String] {
+        index % 4 == 1 ? ["batch": "\(batch)", "index": "\(index)"] : [:]
     }
 
     /// Runs the workload of `seed` on `fileSystem` until it ends or the power goes.
@@ -146,6 +153,8 @@ struct PowerLossTests {
             for sample in try store.execute(SampleQuery(quantityType: type)) {
                 #expect(seen.insert(sample.uuid).inserted, "\(context): \(sample.uuid) twice")
                 let batch = Int(sample.uuid.uuidString.dropFirst(9).prefix(4), radix: 16) ?? -1
+                let index = Int(sample.uuid.uuidString.suffix(12), radix: 16) ?? -1
+                #expect(sample.metadata == Self.metadata(batch: batch, index: index), "\(context): \(sample.uuid)'s metadata")
                 counts[batch, default: 0] += 1
             }
         }
