@@ -10,10 +10,10 @@ import Testing
 @testable import Cadence
 
 /// Version 7 chunk files keep their metadata sets apart, in groups compressed on their own: any
-/// rows' metadata decodes as a whole-chunk decode gives it, damage to a group is found and named,
-/// a version 6 file (sets inside the detail section) still reads the same and is rewritten as the
-/// version 7 file, and a
-/// listing of a few workouts equals the naive filter of the full listing.
+/// rows' metadata decodes as a whole-chunk decode gives it; damage to a group is found and named
+/// (verify finds it, repair drops its chunk); a version 6 file (sets inside the detail section)
+/// still reads the same and is rewritten as the version 7 file; and a listing of a few workouts
+/// equals the naive filter of the full listing.
 @Suite("Metadata set groups")
 struct MetadataSetGroupTests {
     /// `count` rows, most with a metadata set of their own of a few hundred bytes (as a workout's
@@ -83,6 +83,36 @@ struct MetadataSetGroupTests {
         // Rows whose sets lie in an intact group still read.
         let early = try file.decodeAllColumns { _ in [0, 1, 2] }
         #expect((0..<3).allSatisfy { early.metadata(at: $0) == columns.metadata(at: $0) })
+    }
+
+    @Test("A store's damaged metadata set group is found by verify, fails the listing that reads it, and repair drops its chunk")
+    func damagedGroupInStore() throws {
+        var random = TestRandom(seed: 23)
+        let memory = MemoryFileSystem()
+        var options = HealthStore.Options()
+        options.chunkCapacity = 200
+        let workouts = try PayloadSectionTests.randomWorkouts(&random, count: 500, maxPoints: 2)
+        do {
+            let store = try HealthStore.open(at: "/s", options: options, fileSystem: memory)
+            try store.save(workouts)
+            try store.flush()
+        }
+        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        let chunk = try #require(reader.snapshot().types.values.flatMap(\.chunks).max { $0.summary.count < $1.summary.count })
+        var bytes = try memory.readFile(chunk.path)
+        let layout = try ChunkBlockTests.Layout(bytes)
+        try #require(!layout.metadataSetGroupLengths.isEmpty)
+        bytes[layout.metadataSets.upperBound - 1] ^= 0x40
+        memory.overwrite(chunk.path, with: bytes)
+        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(reopened.verify().map(\.path) == [chunk.path])
+        let error = expectCadenceError(.corruptFile) { _ = try reopened.execute(SampleQuery(workoutsMatching: .all)) }
+        #expect(error?.path == chunk.path)
+        let report = try HealthStore.repair(at: "/s", fileSystem: memory)
+        #expect(report.damage.map(\.path) == [chunk.path] && report.samplesLost == chunk.summary.count)
+        let repaired = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        #expect(repaired.verify().isEmpty)
+        #expect(try repaired.execute(SampleQuery(workoutsMatching: .all)).count == workouts.count - chunk.summary.count)
     }
 
     @Test("A version 6 chunk file reads as its version 7 rewrite")
