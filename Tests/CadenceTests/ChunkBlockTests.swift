@@ -268,20 +268,33 @@ struct ChunkBlockTests {
             try store.save(samples)
             try store.flush()
         }
-        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        let chunk = try Self.damageLargestChunk(of: "/s", in: memory) { $0.groups[0].stored.lowerBound }
+        #expect(try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory).verify().map(\.path) == [chunk.path])
+        let repaired = try Self.repairDropping(chunk, of: "/s", in: memory)
+        #expect(try StoreTests.readAll(repaired).count == samples.count - chunk.summary.count)
+    }
+
+    /// Flips a byte of the store's largest chunk file, at the place `offset` finds in its layout;
+    /// returns the chunk as the store listed it.
+    static func damageLargestChunk(of path: String, in memory: MemoryFileSystem,
+                                   at offset: (Layout) throws -> Int) throws -> ChunkHandle {
+        let reader = try HealthStore.open(at: path, options: .readOnly, fileSystem: memory)
         let chunk = try #require(reader.snapshot().types.values.flatMap(\.chunks).max { $0.summary.count < $1.summary.count })
         var bytes = try memory.readFile(chunk.path)
-        let layout = try Layout(bytes)
         #expect(try chunk.file().version == FormatVersion.current)
-        bytes[layout.groups[0].stored.lowerBound] ^= 0x40
+        bytes[try offset(try Layout(bytes))] ^= 0x40
         memory.overwrite(chunk.path, with: bytes)
-        let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
-        #expect(reopened.verify().map(\.path) == [chunk.path])
-        let report = try HealthStore.repair(at: "/s", fileSystem: memory)
+        return chunk
+    }
+
+    /// Repairs the store, expecting it to drop `chunk` alone with its samples, and returns the
+    /// repaired store, which verifies clean.
+    static func repairDropping(_ chunk: ChunkHandle, of path: String, in memory: MemoryFileSystem) throws -> HealthStore {
+        let report = try HealthStore.repair(at: path, fileSystem: memory)
         #expect(report.damage.map(\.path) == [chunk.path] && report.samplesLost == chunk.summary.count)
-        let repaired = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
+        let repaired = try HealthStore.open(at: path, options: .readOnly, fileSystem: memory)
         #expect(repaired.verify().isEmpty)
-        #expect(try StoreTests.readAll(repaired).count == samples.count - chunk.summary.count)
+        return repaired
     }
 
     /// Regular heart rates (every 10 s, some jittered, gaps, a second source now and then) and

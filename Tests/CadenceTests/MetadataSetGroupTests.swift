@@ -97,21 +97,15 @@ struct MetadataSetGroupTests {
             try store.save(workouts)
             try store.flush()
         }
-        let reader = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
-        let chunk = try #require(reader.snapshot().types.values.flatMap(\.chunks).max { $0.summary.count < $1.summary.count })
-        var bytes = try memory.readFile(chunk.path)
-        let layout = try ChunkBlockTests.Layout(bytes)
-        try #require(!layout.metadataSetGroupLengths.isEmpty)
-        bytes[layout.metadataSets.upperBound - 1] ^= 0x40
-        memory.overwrite(chunk.path, with: bytes)
+        let chunk = try ChunkBlockTests.damageLargestChunk(of: "/s", in: memory) { layout in
+            try #require(!layout.metadataSetGroupLengths.isEmpty)
+            return layout.metadataSets.upperBound - 1
+        }
         let reopened = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
         #expect(reopened.verify().map(\.path) == [chunk.path])
         let error = expectCadenceError(.corruptFile) { _ = try reopened.execute(SampleQuery(workoutsMatching: .all)) }
         #expect(error?.path == chunk.path)
-        let report = try HealthStore.repair(at: "/s", fileSystem: memory)
-        #expect(report.damage.map(\.path) == [chunk.path] && report.samplesLost == chunk.summary.count)
-        let repaired = try HealthStore.open(at: "/s", options: .readOnly, fileSystem: memory)
-        #expect(repaired.verify().isEmpty)
+        let repaired = try ChunkBlockTests.repairDropping(chunk, of: "/s", in: memory)
         #expect(try repaired.execute(SampleQuery(workoutsMatching: .all)).count == workouts.count - chunk.summary.count)
     }
 

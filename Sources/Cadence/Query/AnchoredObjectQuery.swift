@@ -211,30 +211,29 @@ extension HealthStore {
         }
         let deletions = try deletedObjects(query, after: after, snapshot: snapshot, into: &items)
         items.sort { $0.sequence < $1.sequence }
-        // The samples are read a window of items at a time, as many as the page still needs and
-        // one more (to know whether there is more); a row that reads as no sample asks for more.
+        // Items in change order until the page is full; a row its reader cannot show is passed
+        // over, and there is more when a later item would be returned.
         let keepsRows = query.reading.complete != nil
         var listing = SampleListing<Sample>()
         var page: [(sequence: Int64, index: Int)] = []
         var hasMore = false
-        var next = 0
-        pages: while next < items.count {
-            let window = next..<min(items.count, next + query.limit - page.count + 1)
-            next = window.upperBound
-            let samples = Self.samples(of: items[window], rows: rows, portionColumns: portionColumns, readers: portionReaders)
-            for (item, sample) in zip(items[window], samples) {
-                if item.index >= 0 && sample == nil { continue }
-                if page.count == query.limit {
-                    hasMore = true
-                    break pages
-                }
-                if let sample {
-                    page.append((item.sequence, listing.samples.count))
-                    let (portion, row) = rows[item.index]
-                    listing.append(sample, from: keepsRows ? StoredRow(columns: portionColumns[portion], row: row) : nil)
-                } else {
-                    page.append(item)
-                }
+        for item in items {
+            var sample: Sample?
+            if item.index >= 0 {
+                let (portion, row) = rows[item.index]
+                sample = portionReaders[portion](portionColumns[portion], row)
+                if sample == nil { continue }
+            }
+            if page.count == query.limit {
+                hasMore = true
+                break
+            }
+            if let sample {
+                page.append((item.sequence, listing.samples.count))
+                let (portion, row) = rows[item.index]
+                listing.append(sample, from: keepsRows ? StoredRow(columns: portionColumns[portion], row: row) : nil)
+            } else {
+                page.append(item)
             }
         }
         return try result(query, page: page, hasMore: hasMore, listing: listing, deletions: deletions, after: after,
@@ -282,26 +281,5 @@ extension HealthStore {
                                                snapshot: snapshot)
         result.deletedObjects = page.filter { $0.index < 0 }.map { deletions[-1 - $0.index] }
         return result
-    }
-
-    /// The samples of `items`' rows (`nil` for a deleted object's item, or a row its reader cannot
-    /// show), in order: each portion's rows read with its columns lent once, not copied once a row.
-    ///
-    /// - Parameters:
-    ///   - rows: Each row's portion and place in it; an item's nonnegative `index` is one of them.
-    ///   - readers: Each portion's reader.
-    private static func samples<Sample>(of items: ArraySlice<(sequence: Int64, index: Int)>,
-                                        rows: [(portion: Int, row: Int)], portionColumns: [SampleColumns],
-                                        readers: [(SampleColumns, Int) -> Sample?]) -> [Sample?] {
-        var samples = [Sample?](repeating: nil, count: items.count)
-        var byPortion: [Int: [(position: Int, row: Int)]] = [:]
-        for (position, item) in items.enumerated() where item.index >= 0 {
-            byPortion[rows[item.index].portion, default: []].append((position, rows[item.index].row))
-        }
-        for (portion, wanted) in byPortion {
-            let columns = portionColumns[portion]
-            for (position, row) in wanted { samples[position] = readers[portion](columns, row) }
-        }
-        return samples
     }
 }
