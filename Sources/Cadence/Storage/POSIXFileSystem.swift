@@ -16,6 +16,9 @@ import Darwin
 package struct POSIXFileSystem: FileSystem {
     package init() {}
 
+    /// The digits of the widest process id (a 32-bit one) in a lock file.
+    static let lockHolderWidth = 10
+
     /// Each directory it makes is made durable by an `fsync` of its parent: otherwise a power
     /// loss could leave a store's files in a directory that no longer has a name.
     package func createDirectory(_ path: String) throws {
@@ -157,11 +160,11 @@ package struct POSIXFileSystem: FileSystem {
             throw CadenceError.systemCall("flock", path, number)
         }
         // The holder's id, for the error of the next process that tries (not synced: it only
-        // matters while this process lives).
-        let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(descriptor, 0) == 0 {
-            _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, pid.count, 0) }
-        }
+        // matters while this process lives). Right-aligned in a fixed width, so it overwrites
+        // the last holder's without truncating the file (a journaled metadata change).
+        let digits = "\(getpid())"
+        let pid = Array((String(repeating: " ", count: max(0, Self.lockHolderWidth - digits.count)) + digits + "\n").utf8)
+        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, pid.count, 0) }
         return POSIXFileLock(descriptor: descriptor)
     }
 }
