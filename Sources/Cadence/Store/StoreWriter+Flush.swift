@@ -121,6 +121,7 @@ extension StoreWriter {
             for path in replaced { try fileSystem.remove(path) }
             try fileSystem.syncDirectory(directory)
         }
+        logDirectoryEntryUnsynced = false
         headCount = 0
         headBytes = 0
         return snapshot.with(deletionHorizon: updated.deletionHorizon, types: types)

@@ -225,6 +225,7 @@ extension StoreWriter {
         let segments = segmentsToReplay()
         var snapshot = snapshot
         var lastSegment = manifest.logSegment
+        var replayedRecords = false
         for (position, segment) in segments.enumerated() {
             let path = logPath(segment)
             let bytes = try fileSystem.readFile(path)
@@ -243,6 +244,7 @@ extension StoreWriter {
             }
             for entry in read.entries { snapshot = try apply(entry, to: snapshot) }
             replayedLength = read.validLength
+            replayedRecords = replayedRecords || read.validLength > 0
             if !options.readOnly && segment != segments.last {
                 // What is replayed must be on disk: a record whose fsync failed before a crash of
                 // this process may still sit only in the page cache.
@@ -254,9 +256,15 @@ extension StoreWriter {
         }
         if !options.readOnly {
             let current = try fileSystem.openForAppending(logPath(lastSegment))
-            try current.sync()
+            if replayedRecords {
+                try current.sync()
+                try fileSystem.syncDirectory(directory)
+            } else {
+                // Nothing replayed, so nothing shown needs syncing now: the first append syncs
+                // the segment's directory entry (an open costs no fsync after a clean close).
+                logDirectoryEntryUnsynced = true
+            }
             log = current
-            try fileSystem.syncDirectory(directory)
         }
         manifest.logSegment = lastSegment
         return snapshot

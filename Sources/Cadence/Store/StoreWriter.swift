@@ -37,6 +37,9 @@ struct StoreWriter: Sendable {
     var replayedLength = 0
     /// Whether what a crash may have left in the directory was removed (see ``removeLeftovers()``).
     var leftoversRemoved = false
+    /// Whether the log segment's name may not be on disk yet (opened without replaying a record):
+    /// the first append syncs the directory before it is acknowledged.
+    var logDirectoryEntryUnsynced = false
 
     var manifestPath: String { directory + "/" + Manifest.fileName }
     func chunkPath(_ number: UInt64) -> String { directory + "/" + Manifest.chunkFileName(number) }
@@ -60,6 +63,10 @@ struct StoreWriter: Sendable {
             let record = try WriteAheadLog.record(entry)
             try log.append(record)
             try log.sync()
+            if logDirectoryEntryUnsynced {
+                try fileSystem.syncDirectory(directory)
+                logDirectoryEntryUnsynced = false
+            }
         } catch let error as CadenceError {
             failure = error
             throw error

@@ -45,6 +45,8 @@ final class FaultInjectingFileSystem: FileSystem {
         var fault: Fault
         var operation: Operation
         var path: String
+        /// The call just before the failed one (a save's directory sync follows its log sync).
+        var previous: (operation: Operation, path: String)?
         var description: String { "\(fault) on \(operation) of \(path)" }
     }
 
@@ -54,6 +56,7 @@ final class FaultInjectingFileSystem: FileSystem {
         var injection: Injection?
         /// Mutating calls made after the fault was injected.
         var callsAfterInjection = 0
+        var lastCall: (operation: Operation, path: String)?
     }
 
     let base: any FileSystem
@@ -82,9 +85,10 @@ final class FaultInjectingFileSystem: FileSystem {
                 if let armed = state.armed, armed.fault == kind, armed.call == state.counts[kind] {
                     hit = kind
                     state.armed = nil
-                    state.injection = Injection(fault: kind, operation: operation, path: path)
+                    state.injection = Injection(fault: kind, operation: operation, path: path, previous: state.lastCall)
                 }
             }
+            state.lastCall = (operation, path)
             return hit
         }
     }
