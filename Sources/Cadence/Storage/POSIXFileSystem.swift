@@ -68,19 +68,18 @@ package struct POSIXFileSystem: FileSystem {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw CadenceError.systemCall("stat", path) }
         let size = min(Int(status.st_size), limit ?? .max)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw CadenceError.systemCall("read", path)
+        // Read into uninitialised storage: zeroing a chunk file's bytes first cost as much as the copy.
+        return try [UInt8](unsafeUninitializedCapacity: size) { buffer, done in
+            while done < size, let base = buffer.baseAddress {
+                let result = read(descriptor, base + done, size - done)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw CadenceError.systemCall("read", path)
+                }
+                if result == 0 { break }
+                done += result
             }
-            if result == 0 { break }
-            done += result
         }
-        if done < size { bytes.removeLast(size - done) }
-        return bytes
     }
 
     package func fileSize(_ path: String) throws -> Int {
