@@ -221,6 +221,10 @@ struct ProfileSuite {
                 target: interval.target, note: "avg/min/max, Europe/Berlin, anchor 03:00 local"))
         }
 
+        if selects("statisticsCollection.daily.heartRate.afterOpen") {
+            results.append(try measureDailyAfterOpen(count: count, calendar: calendar, anchor: anchor))
+        }
+
         if !huge && selects("format.csv.fiveMinute.heartRate") {
             results.append(try measureCSVFormatting(store, calendar: calendar, anchor: anchor))
         }
@@ -377,6 +381,27 @@ struct ProfileSuite {
         return BenchmarkResult(name: name, kind: .throughput, profile: profile.rawValue, storeSamples: size,
                                samples: samples, value: Double(samples) / timing.median, timing: timing,
                                target: target, note: "\(note); \(intervals) intervals (statistics() included), \(perInterval)")
+    }
+
+    /// Opening the store read-only and its first daily query: every chunk file is read and its
+    /// summaries decoded (the files themselves in the page cache), as a batch job or the command
+    /// line pays it on each run; the stores are released untimed.
+    private func measureDailyAfterOpen(count: Int, calendar: Calendar, anchor: Date) throws -> BenchmarkResult {
+        let query = try StatisticsCollectionQuery(quantityType: .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax],
+                                                  anchorDate: anchor, intervalComponents: .days(1), calendar: calendar)
+        var opened: HealthStore?
+        var intervals = 0
+        let timing = try Stopwatch.measure(runs: options.runs, setUp: { _ in opened = nil }) { _ in
+            let store = try HealthStore.open(at: storePath, options: .readOnly)
+            intervals = try store.execute(query).statistics().count
+            opened = store
+        }
+        blackHole(opened)
+        guard intervals > 0 else { throw BenchmarkFailure("the daily query after opening produced no statistics") }
+        return BenchmarkResult(name: "statisticsCollection.daily.heartRate.afterOpen.\(label)", kind: .latency,
+                               profile: profile.rawValue, storeSamples: size, samples: count, value: timing.median,
+                               timing: timing, note: "read-only open + the first daily avg/min/max query (\(intervals) intervals), "
+                                   + "chunk files in the page cache but not yet read by the store")
     }
 
     /// The same collection query with 1 worker and with one per core.
