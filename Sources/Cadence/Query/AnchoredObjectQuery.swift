@@ -218,20 +218,16 @@ extension HealthStore {
         var page: [(sequence: Int64, index: Int)] = []
         var hasMore = false
         for item in items {
-            var sample: Sample?
-            if item.index >= 0 {
-                let (portion, row) = rows[item.index]
-                sample = portionReaders[portion](portionColumns[portion], row)
-                if sample == nil { continue }
-            }
+            let place = item.index >= 0 ? rows[item.index] : nil
+            let sample = place.flatMap { portionReaders[$0.portion](portionColumns[$0.portion], $0.row) }
+            if place != nil && sample == nil { continue }
             if page.count == query.limit {
                 hasMore = true
                 break
             }
-            if let sample {
+            if let place, let sample {
                 page.append((item.sequence, listing.samples.count))
-                let (portion, row) = rows[item.index]
-                listing.append(sample, from: keepsRows ? StoredRow(columns: portionColumns[portion], row: row) : nil)
+                listing.append(sample, from: keepsRows ? StoredRow(columns: portionColumns[place.portion], row: place.row) : nil)
             } else {
                 page.append(item)
             }

@@ -286,8 +286,9 @@ fileprivate enum PortionToRead {
         var decodedRows = 0..<0
         if !decode.isEmpty {
             if plan.decodesEveryColumn {
+                let decodedBlocks = zip(decode, decodePlaces).map { (rows: file.blockRows[$0], isWhollySelected: scanBlocks[$1].isWhollySelected) }
                 columns = try file.decodeAllColumns { columns in
-                    Self.rowsNeedingMetadata(decode.map { file.blockRows[$0] }, of: columns, file.count, selection)
+                    Self.rowsNeedingMetadata(decodedBlocks, of: columns, file.count, selection)
                 }
                 for (index, place) in zip(decode, decodePlaces) { scanBlocks[place].rows = file.blockRows[index] }
             } else {
@@ -312,15 +313,21 @@ fileprivate enum PortionToRead {
 
     /// The rows of `blocks` whose metadata a listing needs, given their query `columns`, or `nil`
     /// when it needs every row's (all `count` rows of the chunk are selected, or the selection
-    /// tests metadata itself).
+    /// tests metadata itself). Only the rows of blocks not wholly selected are tested.
     ///
     /// - Complexity: O(*r*) for the *r* rows of `blocks`.
-    private static func rowsNeedingMetadata(_ blocks: [Range<Int>], of columns: SampleColumns, _ count: Int,
-                                            _ selection: RowSelection) -> [Int]? {
-        guard !selection.needsDetails else {
-            return blocks.reduce(0) { $0 + $1.count } == count ? nil : blocks.flatMap { $0 }
+    private static func rowsNeedingMetadata(_ blocks: [(rows: Range<Int>, isWhollySelected: Bool)], of columns: SampleColumns,
+                                            _ count: Int, _ selection: RowSelection) -> [Int]? {
+        let takesWhole = { (block: (rows: Range<Int>, isWhollySelected: Bool)) in selection.needsDetails || block.isWhollySelected }
+        if blocks.allSatisfy(takesWhole), blocks.reduce(0, { $0 + $1.rows.count }) == count { return nil }
+        var rows: [Int] = []
+        for block in blocks {
+            if takesWhole(block) {
+                rows.append(contentsOf: block.rows)
+            } else {
+                rows.append(contentsOf: block.rows.lazy.filter { selection.selects(columns, $0) })
+            }
         }
-        let rows = blocks.flatMap { $0.filter { selection.selects(columns, $0) } }
         return rows.count == count ? nil : rows
     }
 
